@@ -1,0 +1,57 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Real-time code must be inlinable across modules: @_noLocks rejects calls whose body it cannot see.
+let realtimeFlags: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"]),  // no swift_beginAccess on the process thread
+    // @_noLocks proofs need whole-module builds to see across files: on in release only.
+    .define("REALTIME_CHECKED", .when(configuration: .release)),
+]
+
+let package = Package(
+    name: "entrain",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "entrain", targets: ["entrain"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // System libraries, with C shims for what Swift cannot call (variadics, FPU flags).
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
+
+        // Pure DSP building blocks: value types, no I/O, no allocation after init.
+        .target(name: "EntrainDSP", swiftSettings: realtimeFlags),
+        // Parameter table, commands, the command ring and the plugin contract.
+        .target(name: "EntrainCore", dependencies: ["EntrainDSP"], swiftSettings: realtimeFlags),
+        // The engine: plugins (one folder each under Plugins/), master section, clock, offline
+        // renderer, WAV files. Plugins share the engine's module so the real-time checker sees
+        // every call in unoptimised builds too.
+        .target(name: "EntrainEngine",
+                dependencies: ["EntrainDSP", "EntrainCore",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: realtimeFlags),
+        // The JACK client: ports, callbacks, metadata, latency.
+        .target(name: "EntrainJACK",
+                dependencies: ["CJack", "EntrainEngine", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: realtimeFlags),
+        // The executable: argument parsing and wiring only.
+        .executableTarget(
+            name: "entrain",
+            dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: realtimeFlags,
+            // Bind every symbol at start-up so the first process cycle never enters the dynamic linker.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"])]),
+
+        .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine"], path: "Tests/TestSupport"),
+        .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
+        .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "EntrainEngine", "CJack"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,36 @@
+/// A change for the engine, stamped with the frame at which it applies.
+/// Plain value type: it crosses from the control thread to the process thread through a ring.
+public struct Command: Sendable {
+    public enum Kind: UInt8, Sendable {
+        /// Set a parameter (global index) to `value`, gliding over `glideFrames`.
+        case set
+        /// Fade every output to silence over `glideFrames`, then stay silent (end of a run).
+        case stop
+        /// Silence within one period and hold it until `resume`.
+        case panic
+        case resume
+    }
+
+    public var frame: Int64
+    public var kind: Kind
+    public var parameter: UInt16
+    public var exponential: Bool
+    public var glideFrames: Int32
+    public var value: Double
+
+    public init(frame: Int64, kind: Kind, parameter: Int = 0, value: Double = 0, glideFrames: Int = 0,
+                exponential: Bool = false) {
+        self.frame = frame
+        self.kind = kind
+        self.parameter = UInt16(parameter)
+        self.value = value
+        self.glideFrames = Int32(clamping: glideFrames)
+        self.exponential = exponential
+    }
+
+    public static func set(_ parameter: Int, to value: Double, at frame: Int64 = 0, glideFrames: Int = 0,
+                           exponential: Bool = false) -> Command {
+        Command(frame: frame, kind: .set, parameter: parameter, value: value, glideFrames: glideFrames,
+                exponential: exponential)
+    }
+}

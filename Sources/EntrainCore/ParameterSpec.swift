@@ -1,0 +1,128 @@
+import Foundation
+
+/// One parameter, declared once. The OSC router, validation, the CLI, presets and
+/// osc-schema.md all derive from these declarations.
+public struct ParameterSpec: Sendable {
+    public enum Curve: String, Sendable { case linear, logarithmic }
+
+    public enum Kind: Sendable {
+        /// A number in natural units, with the range it must lie in.
+        case continuous(range: ClosedRange<Double>, defaultValue: Double, curve: Curve)
+        /// One of a fixed set of names; the engine sees the option's index.
+        case choice(options: [String], defaultIndex: Int)
+        /// On or off; the engine sees 1 or 0.
+        case toggle(defaultValue: Bool)
+    }
+
+    /// The OSC address, also the parameter's name everywhere else.
+    public let address: String
+    public let kind: Kind
+    /// Unit symbol for documentation ("Hz", "dBFS", "s", "" for none).
+    public let unit: String
+    public let summary: String
+    /// How long a change glides when the sender does not say (seconds). 0 = applies at once.
+    public let glideSeconds: Double
+    /// Whether glides on this parameter are exponential (constant ratio), the natural sweep for frequencies.
+    public var glidesExponentially: Bool {
+        if case .continuous(_, _, .logarithmic) = kind { return true }
+        return false
+    }
+
+    public init(_ address: String, _ kind: Kind, unit: String = "", glide: Double = 0, _ summary: String) {
+        self.address = address
+        self.kind = kind
+        self.unit = unit
+        self.summary = summary
+        self.glideSeconds = glide
+    }
+
+    public var defaultValue: Double {
+        switch kind {
+        case .continuous(_, let value, _): return value
+        case .choice(_, let index): return Double(index)
+        case .toggle(let on): return on ? 1 : 0
+        }
+    }
+
+    /// Checks a value in natural units (an option index for choices, 0/1 for toggles).
+    public func validate(_ value: Double) throws -> Double {
+        guard value.isFinite else { throw ParameterError.notFinite(address) }
+        switch kind {
+        case .continuous(let range, _, _):
+            guard range.contains(value) else {
+                throw ParameterError.outOfRange(address, value: value, range: range, unit: unit)
+            }
+            return value
+        case .choice(let options, _):
+            guard value == value.rounded(), value >= 0, Int(value) < options.count else {
+                throw ParameterError.unknownOption(address, given: ParameterSpec.format(value), options: options)
+            }
+            return value
+        case .toggle:
+            guard value == 0 || value == 1 else {
+                throw ParameterError.notAToggle(address, given: ParameterSpec.format(value))
+            }
+            return value
+        }
+    }
+
+    /// Parses a textual value: a number, an option name, or on/off/true/false for toggles.
+    public func parse(_ text: String) throws -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch kind {
+        case .choice(let options, _):
+            if let index = options.firstIndex(of: trimmed.lowercased()) { return Double(index) }
+            throw ParameterError.unknownOption(address, given: trimmed, options: options)
+        case .toggle:
+            switch trimmed.lowercased() {
+            case "1", "on", "true", "t", "yes": return 1
+            case "0", "off", "false", "f", "no": return 0
+            default: throw ParameterError.notAToggle(address, given: trimmed)
+            }
+        case .continuous:
+            guard let number = Double(trimmed) else { throw ParameterError.notANumber(address, given: trimmed) }
+            return try validate(number)
+        }
+    }
+
+    /// The value as a person would write it: option names for choices, numbers otherwise.
+    public func describe(_ value: Double) -> String {
+        switch kind {
+        case .choice(let options, _):
+            let index = Int(value)
+            return options.indices.contains(index) ? options[index] : ParameterSpec.format(value)
+        case .toggle: return value != 0 ? "on" : "off"
+        case .continuous: return ParameterSpec.format(value) + (unit.isEmpty ? "" : " \(unit)")
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+public enum ParameterError: Error, CustomStringConvertible, Equatable {
+    case unknownAddress(String)
+    case notFinite(String)
+    case notANumber(String, given: String)
+    case outOfRange(String, value: Double, range: ClosedRange<Double>, unit: String)
+    case unknownOption(String, given: String, options: [String])
+    case notAToggle(String, given: String)
+    case constraint(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownAddress(let a): return "\(a): no such parameter"
+        case .notFinite(let a): return "\(a): value must be a finite number (got NaN or infinity)"
+        case .notANumber(let a, let given): return "\(a): expected a number, got '\(given)'"
+        case .outOfRange(let a, let v, let r, let unit):
+            let u = unit.isEmpty ? "" : " \(unit)"
+            return "\(a): \(ParameterSpec.format(v))\(u) is out of range "
+                + "\(ParameterSpec.format(r.lowerBound))–\(ParameterSpec.format(r.upperBound))\(u)"
+        case .unknownOption(let a, let given, let options):
+            return "\(a): '\(given)' is not one of \(options.joined(separator: ", "))"
+        case .notAToggle(let a, let given): return "\(a): expected on/off (1/0), got '\(given)'"
+        case .constraint(let a, let reason): return "\(a): \(reason)"
+        }
+    }
+}

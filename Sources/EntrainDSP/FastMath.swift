@@ -1,0 +1,95 @@
+// Pure-Swift elementary functions for real-time kernels.
+// libm's sin/exp/log are C calls that @_noLocks cannot see into, so kernels use these instead.
+// Accuracy is far beyond what audio needs (see FastMathTests), and they are branch-light.
+
+public enum FastMath {
+    /// Largest whole number ≤ x, for |x| < 2^62 (Double.rounded(_:) takes its rule generically
+    /// in unoptimised builds, which the real-time checker rejects).
+    @inlinable @inline(__always)
+    public static func floor(_ x: Double) -> Double {
+        let t = Double(Int64(x))
+        return t > x ? t - 1 : t
+    }
+
+    /// sin(2π·turns). Absolute error below 1e-9 for |turns| < 2^62.
+    @inlinable @inline(__always)
+    public static func sinTurns(_ turns: Double) -> Double {
+        // Reduce to [-0.5, 0.5), then fold to [-0.25, 0.25] using sin(π - x) = sin(x).
+        var x = turns - floor(turns + 0.5)
+        if x > 0.25 { x = 0.5 - x } else if x < -0.25 { x = -0.5 - x }
+        let t = x * (2 * Double.pi)
+        let t2 = t * t
+        // Taylor series to t^15: truncation error < (π/2)^17/17! ≈ 6e-12.
+        var p = -1.0 / 1_307_674_368_000
+        p = p * t2 + 1.0 / 6_227_020_800
+        p = p * t2 - 1.0 / 39_916_800
+        p = p * t2 + 1.0 / 362_880
+        p = p * t2 - 1.0 / 5040
+        p = p * t2 + 1.0 / 120
+        p = p * t2 - 1.0 / 6
+        return t + t * t2 * p
+    }
+
+    /// cos(2π·turns).
+    @inlinable @inline(__always)
+    public static func cosTurns(_ turns: Double) -> Double { sinTurns(turns + 0.25) }
+
+    /// 2^x for finite x; relative error below 1e-13. Saturates to 0 / infinity outside ±1000.
+    @inlinable
+    public static func exp2(_ x: Double) -> Double {
+        if !(x > -1000) { return 0 }
+        if x > 1000 { return .infinity }
+        let whole = floor(x)
+        let f = (x - whole) * 0.693_147_180_559_945_3  // ln 2 · frac, in [0, ln 2)
+        // e^f by Taylor to f^14: error < 0.7^15/15! ≈ 4e-15.
+        var p = 1.0 / 87_178_291_200
+        p = p * f + 1.0 / 6_227_020_800
+        p = p * f + 1.0 / 479_001_600
+        p = p * f + 1.0 / 39_916_800
+        p = p * f + 1.0 / 3_628_800
+        p = p * f + 1.0 / 362_880
+        p = p * f + 1.0 / 40320
+        p = p * f + 1.0 / 5040
+        p = p * f + 1.0 / 720
+        p = p * f + 1.0 / 120
+        p = p * f + 1.0 / 24
+        p = p * f + 1.0 / 6
+        p = p * f + 0.5
+        p = p * f + 1
+        p = p * f + 1
+        return Double(sign: .plus, exponent: Int(whole), significand: p)
+    }
+
+    /// log2(x) for x > 0; absolute error below 1e-12. Returns -infinity for 0 and NaN for x < 0.
+    @inlinable
+    public static func log2(_ x: Double) -> Double {
+        if x.isNaN || x < 0 { return .nan }
+        if x == 0 { return -.infinity }
+        if x.isInfinite { return .infinity }
+        var m = x.significand  // [1, 2)
+        var e = Double(x.exponent)
+        if m > 1.414_213_562_373_095 { m *= 0.5; e += 1 }  // centre m on 1: [0.707, 1.414]
+        // ln m = 2·atanh(t), t = (m-1)/(m+1) ∈ [-0.172, 0.172]
+        let t = (m - 1) / (m + 1)
+        let t2 = t * t
+        var s = 1.0 / 19
+        s = s * t2 + 1.0 / 17
+        s = s * t2 + 1.0 / 15
+        s = s * t2 + 1.0 / 13
+        s = s * t2 + 1.0 / 11
+        s = s * t2 + 1.0 / 9
+        s = s * t2 + 1.0 / 7
+        s = s * t2 + 1.0 / 5
+        s = s * t2 + 1.0 / 3
+        s = s * t2 + 1
+        return e + 2 * t * s * 1.442_695_040_888_963_4  // / ln 2
+    }
+
+    /// Linear gain from decibels.
+    @inlinable @inline(__always)
+    public static func gain(fromDecibels db: Double) -> Double { exp2(db * 0.166_096_404_744_368_1) }  // log2(10)/20
+
+    /// Decibels from linear gain (−infinity for 0).
+    @inlinable @inline(__always)
+    public static func decibels(fromGain g: Double) -> Double { 6.020_599_913_279_624 * log2(g) }  // 20·log10(2)
+}

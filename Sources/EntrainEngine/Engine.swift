@@ -1,0 +1,143 @@
+import EntrainCore
+import EntrainDSP
+
+/// The real-time engine: the plugins in a fixed order, the master section and the frame clock.
+///
+/// It lives in one heap block reached by pointer. `render` runs on the process thread (or in
+/// the offline renderer: the same code) and is checked by the compiler with @_noLocks.
+public struct Engine {
+    /// Every plugin, in processing order, then the master section. Adding a plugin: its folder,
+    /// this list, a stored property below, and a case in `set` and `renderRange`.
+    public static let parameterTable = ParameterTable(plugins: [
+        EntrainmentPlugin.descriptor,
+        MasterParameters.descriptor,
+    ])
+
+    public let sampleRate: Double
+    // Where each plugin's parameters start in the table (instance copies: no lazy globals on the process thread).
+    let entrainmentOffset: Int
+    let masterOffset: Int
+    /// Frames rendered so far: the engine's clock. Frame 0 is the first frame ever rendered.
+    public private(set) var frame: Int64 = 0
+    var entrainment: EntrainmentPlugin
+    var entrainmentBus: OutputBus
+    var fadeInFrames: Int
+    var pending = PendingCommands()
+    var stopping = false
+    let commands: UnsafePointer<CommandRing>
+    let status: UnsafePointer<EngineStatus>
+
+    init(sampleRate: Double, values: ParameterValues, commands: UnsafePointer<CommandRing>,
+         status: UnsafePointer<EngineStatus>) {
+        self.sampleRate = sampleRate
+        self.commands = commands
+        self.status = status
+        let e = Self.parameterTable.pluginOffsets[0], m = Self.parameterTable.pluginOffsets[1]
+        entrainmentOffset = e
+        masterOffset = m
+        entrainment = EntrainmentPlugin(sampleRate: sampleRate,
+                                        values: Array(values.storage[e..<(e + EntrainmentPlugin.descriptor.parameters.count)]))
+        entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
+        fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
+        entrainmentBus.fade.move(to: 1, frames: fadeInFrames)
+    }
+
+    func deallocate() { entrainment.deallocate() }
+
+    /// Render one period. Commands due inside it apply on their exact frame.
+    ///
+    /// The compile-time real-time proof: with @_noLocks the compiler rejects any allocation,
+    /// lock, retain/release or opaque call in `render` and everything it reaches (every plugin
+    /// and kernel). Unoptimised builds compile file by file and cannot see across files, so the
+    /// attribute is applied in optimised builds, which `make run` and `make test` always make.
+    #if REALTIME_CHECKED
+    @_noLocks
+    public mutating func render(_ io: PortBuffers, frames: Int) { renderPeriod(io, frames: frames) }
+    #else
+    public mutating func render(_ io: PortBuffers, frames: Int) { renderPeriod(io, frames: frames) }
+    #endif
+
+    @inline(__always)
+    mutating func renderPeriod(_ io: PortBuffers, frames: Int) {
+        takeCommandsFromRing()
+        var start = 0
+        while start < frames {
+            let now = frame + Int64(start)
+            while let command = pending.first, command.frame <= now {
+                apply(command)
+                pending.removeFirst()
+            }
+            var end = frames
+            if let next = pending.first, next.frame < frame + Int64(frames) { end = Int(next.frame - frame) }
+            renderRange(io, start..<end)
+            start = end
+        }
+        frame += Int64(frames)
+        publishStatus(frames: frames)
+    }
+
+    @inline(__always)
+    mutating func takeCommandsFromRing() {
+        while !pending.isFull, let command = commands.pointee.peek() {
+            pending.insert(command)
+            commands.pointee.pop()
+        }
+    }
+
+    @inline(__always)
+    mutating func renderRange(_ io: PortBuffers, _ range: Range<Int>) {
+        entrainment.render(io, range)
+        if let l = io[.entrainmentL], let r = io[.entrainmentR] { entrainmentBus.process(l, r, range) }
+        // Ports whose plugins have not landed yet carry silence.
+        silence(io[.ambientL], range)
+        silence(io[.ambientR], range)
+        silence(io[.led], range)
+        silence(io[.haptic], range)
+    }
+
+    @inline(__always)
+    func silence(_ buffer: UnsafeMutablePointer<Float>?, _ range: Range<Int>) {
+        guard let buffer else { return }
+        for i in range { buffer[i] = 0 }
+    }
+
+    mutating func apply(_ command: Command) {
+        let frames = Int(command.glideFrames)
+        switch command.kind {
+        case .set:
+            let index = Int(command.parameter)
+            if index >= masterOffset {
+                setMaster(index - masterOffset, command.value)
+            } else {
+                entrainment.set(index - entrainmentOffset, to: command.value, glideFrames: frames,
+                                exponential: command.exponential)
+            }
+        case .stop:
+            stopping = true
+            entrainmentBus.fade.move(to: 0, frames: frames)
+        case .panic:
+            entrainmentBus.mute.move(to: 0, frames: frames)
+            status.pointee.panicked.store(true, ordering: .relaxed)
+        case .resume:
+            entrainmentBus.mute.move(to: 1, frames: frames)
+            status.pointee.panicked.store(false, ordering: .relaxed)
+        }
+    }
+
+    mutating func setMaster(_ index: Int, _ value: Double) {
+        switch index {
+        case MasterParameters.ceiling: entrainmentBus.limiter.setCeiling(decibels: value)
+        case MasterParameters.fadeIn: fadeInFrames = Int(value * sampleRate)
+        default: break  // fade-out length travels with the stop command
+        }
+    }
+
+    @inline(__always)
+    mutating func publishStatus(frames: Int) {
+        status.pointee.framesRendered.store(Int(frame), ordering: .relaxed)
+        status.pointee.publishPeaks(left: entrainmentBus.peakLeft, right: entrainmentBus.peakRight)
+        entrainmentBus.peakLeft = 0
+        entrainmentBus.peakRight = 0
+        if stopping && entrainmentBus.isSilent { status.pointee.stopped.store(true, ordering: .releasing) }
+    }
+}

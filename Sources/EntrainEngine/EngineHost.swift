@@ -1,0 +1,82 @@
+import EntrainCore
+
+/// Owns one engine and everything it points at, and is the only way the control side talks to it.
+///
+/// Not thread-safe by design: exactly one control thread sends (the command ring is
+/// single-producer). The process thread reaches the engine through `engine` only.
+public final class EngineHost {
+    public let sampleRate: Double
+    public let table = Engine.parameterTable
+    /// The values as last sent (what a query answers); the engine glides towards them.
+    public private(set) var values: ParameterValues
+    public let engine: UnsafeMutablePointer<Engine>
+    let ring: UnsafeMutablePointer<CommandRing>
+    public let status: UnsafeMutablePointer<EngineStatus>
+
+    public init(sampleRate: Double, values: ParameterValues? = nil, ringCapacity: Int = 4096) throws {
+        let values = values ?? Engine.parameterTable.defaults
+        try Engine.parameterTable.checkConstraints(values)
+        self.sampleRate = sampleRate
+        self.values = values
+        ring = .allocate(capacity: 1)
+        ring.initialize(to: CommandRing(capacity: ringCapacity))
+        status = .allocate(capacity: 1)
+        status.initialize(to: EngineStatus())
+        engine = .allocate(capacity: 1)
+        engine.initialize(to: Engine(sampleRate: sampleRate, values: values, commands: ring, status: status))
+    }
+
+    deinit {
+        engine.pointee.deallocate()
+        engine.deinitialize(count: 1).deallocate()
+        ring.deinitialize(count: 1).deallocate()
+        status.deinitialize(count: 1).deallocate()
+    }
+
+    /// Frames the engine has rendered (its clock), as last published.
+    public var frame: Int64 { Int64(status.pointee.framesRendered.load(ordering: .relaxed)) }
+
+    /// Validate and send a change in natural units. `glide` nil = the parameter's own smoothing.
+    /// Applies at `frame` (engine clock), or at the start of the next period when nil or past.
+    public func set(_ address: String, _ value: Double, glide: Double? = nil, at frame: Int64? = nil) throws {
+        let entry = try table.validate(address, value, in: values)
+        let seconds = glide ?? entry.spec.glideSeconds
+        guard seconds.isFinite, seconds >= 0, seconds <= 24 * 3600 else {
+            throw ParameterError.constraint(address, reason: "glide time must be 0 to 86400 seconds")
+        }
+        try send(.set(entry.index, to: value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
+                      exponential: entry.spec.glidesExponentially))
+        values[entry.index] = value
+    }
+
+    /// Fade every output to silence over the configured fade-out; `isStopped` turns true after.
+    public func stop(at frame: Int64? = nil) throws {
+        let seconds = values[table.pluginOffsets[1] + MasterParameters.fadeOut]
+        try send(Command(frame: frame ?? 0, kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
+    }
+
+    public var isStopped: Bool { status.pointee.stopped.load(ordering: .acquiring) }
+
+    /// Silence within one period (10 ms fade) until `resume`.
+    public func panic() throws { try send(Command(frame: 0, kind: .panic, glideFrames: Int(0.01 * sampleRate))) }
+
+    public func resume() throws {
+        let seconds = values[table.pluginOffsets[1] + MasterParameters.fadeIn]
+        try send(Command(frame: 0, kind: .resume, glideFrames: Int(seconds * sampleRate)))
+    }
+
+    public func send(_ command: Command) throws {
+        guard ring.pointee.push(command) else { throw EngineError.commandQueueFull }
+    }
+
+    public func value(of address: String) throws -> Double { values[try table.entry(for: address).index] }
+}
+
+public enum EngineError: Error, CustomStringConvertible {
+    case commandQueueFull
+    public var description: String {
+        switch self {
+        case .commandQueueFull: "the engine's command queue is full (is the engine running?)"
+        }
+    }
+}

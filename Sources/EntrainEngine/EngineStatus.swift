@@ -1,0 +1,41 @@
+import Synchronization
+
+/// What the process thread reports back, read by the control side without locks.
+public struct EngineStatus: ~Copyable {
+    public let framesRendered = Atomic<Int>(0)
+    /// Largest |sample| per channel of entrainment_L/R since the last `takePeaks()`, as Float bits.
+    let peakLeft = Atomic<UInt32>(0)
+    let peakRight = Atomic<UInt32>(0)
+    /// Set when a stop fade has reached silence.
+    public let stopped = Atomic<Bool>(false)
+    public let panicked = Atomic<Bool>(false)
+    /// Commands that could not be queued in the engine (its queue was full).
+    public let droppedCommands = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Peaks since the last call (linear), and reset them.
+    public func takePeaks() -> (left: Float, right: Float) {
+        (Float(bitPattern: peakLeft.exchange(0, ordering: .relaxed)),
+         Float(bitPattern: peakRight.exchange(0, ordering: .relaxed)))
+    }
+
+    /// Process-thread side: raise the stored peak if `value` is larger. Non-negative floats
+    /// order like their bit patterns, so an integer max is a float max.
+    @inline(__always)
+    func raisePeak(_ atomic: borrowing Atomic<UInt32>, _ value: Float) {
+        let bits = value.bitPattern
+        var current = atomic.load(ordering: .relaxed)
+        while bits > current {
+            let (exchanged, original) = atomic.compareExchange(expected: current, desired: bits, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
+    }
+
+    @inline(__always)
+    func publishPeaks(left: Float, right: Float) {
+        raisePeak(peakLeft, left)
+        raisePeak(peakRight, right)
+    }
+}

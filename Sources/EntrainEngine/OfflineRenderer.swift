@@ -1,0 +1,55 @@
+import EntrainCore
+
+/// Drives an engine without JACK: a counting clock and plain buffers, through the very same
+/// `Engine.render` the process callback calls. The block size does not change the output.
+public final class OfflineRenderer {
+    public let host: EngineHost
+    public let blockSize: Int
+    /// One buffer per port, blockSize frames each, in one allocation.
+    private let storage: UnsafeMutablePointer<Float>
+    private var io = PortBuffers()
+
+    public init(host: EngineHost, blockSize: Int = 1024) {
+        precondition(blockSize > 0)
+        self.host = host
+        self.blockSize = blockSize
+        storage = .allocate(capacity: blockSize * ClientPort.allCases.count)
+        storage.initialize(repeating: 0, count: blockSize * ClientPort.allCases.count)
+        for port in ClientPort.allCases { io[port] = storage + port.rawValue * blockSize }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Render one block of `n` ≤ blockSize frames; `body` reads the port buffers.
+    public func renderBlock<T>(_ n: Int, _ body: (PortBuffers) throws -> T) rethrows -> T {
+        precondition(n > 0 && n <= blockSize)
+        host.engine.pointee.render(io, frames: n)
+        return try body(io)
+    }
+
+    /// Render `frames` frames, handing each block's entrainment pair to `consume`.
+    public func render(frames: Int, _ consume: (_ left: UnsafeBufferPointer<Float>,
+                                                _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
+        var done = 0
+        while done < frames {
+            let n = min(blockSize, frames - done)
+            try renderBlock(n) { io in
+                try consume(UnsafeBufferPointer(start: io[.entrainmentL], count: n),
+                            UnsafeBufferPointer(start: io[.entrainmentR], count: n))
+            }
+            done += n
+        }
+    }
+
+    /// Render into memory: (left, right) of the entrainment output.
+    public func renderStereo(frames: Int) -> (left: [Float], right: [Float]) {
+        var left: [Float] = [], right: [Float] = []
+        left.reserveCapacity(frames)
+        right.reserveCapacity(frames)
+        render(frames: frames) { l, r in
+            left.append(contentsOf: l)
+            right.append(contentsOf: r)
+        }
+        return (left, right)
+    }
+}

@@ -1,0 +1,37 @@
+import EntrainDSP
+
+/// The last stage of a stereo output: start/stop fade, panic mute, then the ceiling limiter.
+/// The limiter is always in the path and its ceiling is capped below 0 dBFS, so no setting
+/// can bypass it.
+struct OutputBus {
+    var limiter: PeakLimiter
+    /// Fade position 0…1; the gain is sin²(π/2·position), smooth at both ends.
+    var fade = Glide(0)
+    var mute = Glide(1)
+    var peakLeft: Float = 0
+    var peakRight: Float = 0
+
+    init(sampleRate: Double, ceilingDecibels: Double) {
+        limiter = PeakLimiter(sampleRate: sampleRate, ceilingDecibels: ceilingDecibels)
+    }
+
+    /// True once a fade-out has finished.
+    var isSilent: Bool { fade.value == 0 && !fade.isMoving }
+
+    @inline(__always)
+    mutating func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
+                          _ range: Range<Int>) {
+        for i in range {
+            let position = fade.next()
+            let s = FastMath.sinTurns(0.25 * position)
+            let gain = Float(s * s * mute.next())
+            var l = left[i] * gain
+            var r = right[i] * gain
+            limiter.process(&l, &r)
+            left[i] = l
+            right[i] = r
+            peakLeft = max(peakLeft, abs(l))
+            peakRight = max(peakRight, abs(r))
+        }
+    }
+}

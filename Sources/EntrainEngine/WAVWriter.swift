@@ -1,0 +1,120 @@
+import EntrainDSP
+import Foundation
+
+/// Streams interleaved audio to a WAV file, written atomically: samples go to a temporary
+/// file beside the target, which is fsynced and renamed over it only when `finish()` succeeds.
+/// A crash or error never leaves a half-written file at the target path.
+public final class WAVWriter {
+    public enum Format: String, CaseIterable, Sendable {
+        case float32 = "float"  // IEEE float, written as is
+        case pcm24 = "24"       // 24-bit integer, TPDF-dithered
+        case pcm16 = "16"       // 16-bit integer, TPDF-dithered
+        var bytesPerSample: Int { self == .pcm16 ? 2 : (self == .pcm24 ? 3 : 4) }
+    }
+
+    public let url: URL
+    public let format: Format
+    public let channels: Int
+    public let sampleRate: Int
+    private let temporaryURL: URL
+    private let handle: FileHandle
+    private var frames = 0
+    private var buffer: [UInt8] = []
+    private var dither = RandomSource(seed: 0x5450_4446)  // deterministic: same input, same file
+    private var finished = false
+
+    public init(url: URL, format: Format, channels: Int, sampleRate: Int) throws {
+        self.url = url
+        self.format = format
+        self.channels = channels
+        self.sampleRate = sampleRate
+        temporaryURL = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+        guard FileManager.default.createFile(atPath: temporaryURL.path, contents: nil) else {
+            throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)))
+        }
+        handle = try FileHandle(forWritingTo: temporaryURL)
+        try handle.write(contentsOf: header(dataBytes: 0))  // placeholder, rewritten by finish()
+    }
+
+    deinit {
+        if !finished {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: temporaryURL)
+        }
+    }
+
+    /// Append frames given as one buffer per channel, all the same length.
+    public func write(_ channelBuffers: [UnsafeBufferPointer<Float>]) throws {
+        precondition(channelBuffers.count == channels)
+        let n = channelBuffers[0].count
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(n * channels * format.bytesPerSample)
+        for i in 0..<n {
+            for c in 0..<channels { append(channelBuffers[c][i]) }
+        }
+        try handle.write(contentsOf: buffer)
+        frames += n
+        guard frames * channels * format.bytesPerSample < Int(UInt32.max) - 64 else { throw WAVError.tooLong }
+    }
+
+    /// Fix the header, flush to disk and move the file into place.
+    public func finish() throws {
+        try handle.seek(toOffset: 0)
+        try handle.write(contentsOf: header(dataBytes: frames * channels * format.bytesPerSample))
+        try handle.synchronize()
+        try handle.close()
+        finished = true
+        guard rename(temporaryURL.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporaryURL)
+            throw WAVError.cannotCreate(url.path, reason: reason)
+        }
+    }
+
+    private func append(_ sample: Float) {
+        switch format {
+        case .float32:
+            withUnsafeBytes(of: sample.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
+        case .pcm24, .pcm16:
+            let scale: Float = format == .pcm24 ? 8_388_607 : 32767
+            // TPDF: the sum of two uniform variables of ±0.5 LSB each.
+            let noise = 0.5 * (dither.nextBipolar() + dither.nextBipolar())
+            let quantised = Int32((max(-1, min(1, sample)) * scale + noise).rounded())
+            let clamped = max(-Int32(scale) - 1, min(Int32(scale), quantised))
+            withUnsafeBytes(of: clamped.littleEndian) { buffer.append(contentsOf: $0.prefix(format.bytesPerSample)) }
+        }
+    }
+
+    private func header(dataBytes: Int) -> Data {
+        var d = Data()
+        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { d.append(contentsOf: $0) } }
+        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { d.append(contentsOf: $0) } }
+        let isFloat = format == .float32
+        let fmtSize = isFloat ? 18 : 16
+        let factSize = isFloat ? 12 : 0
+        d.append(contentsOf: Array("RIFF".utf8)); u32(4 + (8 + fmtSize) + factSize + 8 + dataBytes)
+        d.append(contentsOf: Array("WAVE".utf8))
+        d.append(contentsOf: Array("fmt ".utf8)); u32(fmtSize)
+        u16(isFloat ? 3 : 1); u16(channels); u32(sampleRate)
+        u32(sampleRate * channels * format.bytesPerSample); u16(channels * format.bytesPerSample)
+        u16(format.bytesPerSample * 8)
+        if isFloat {
+            u16(0)  // cbSize: non-PCM formats carry it, and a fact chunk
+            d.append(contentsOf: Array("fact".utf8)); u32(4); u32(dataBytes / (channels * format.bytesPerSample))
+        }
+        d.append(contentsOf: Array("data".utf8)); u32(dataBytes)
+        return d
+    }
+}
+
+public enum WAVError: Error, CustomStringConvertible {
+    case cannotCreate(String, reason: String)
+    case tooLong
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason): "cannot write \(path): \(reason)"
+        case .tooLong: "WAV files are limited to 4 GiB; render a shorter piece or use fewer channels"
+        }
+    }
+}
