@@ -6,7 +6,7 @@
 /// a[j] ≤ g[j-L+1]: applying a[j] to the input delayed by L-1 frames can never exceed the
 /// ceiling. A final clamp absorbs float rounding; non-finite input becomes silence.
 public struct PeakLimiter {
-    @inlinable public static var capacity: Int { 1024 }
+    @inlinable public static var maximumLookahead: Int { 4096 }
     public let lookahead: Int
     /// Frames of delay the limiter adds.
     @inlinable public var latency: Int { lookahead - 1 }
@@ -15,19 +15,21 @@ public struct PeakLimiter {
     @inlinable public var ceilingGain: Float { ceiling }
     @usableFromInline var releaseCoefficient: Float
 
-    @usableFromInline var delayL = InlineArray<1024, Float>(repeating: 0)
-    @usableFromInline var delayR = InlineArray<1024, Float>(repeating: 0)
+    // Delay lines, the sliding-minimum deque and the moving-average ring, in one allocation.
+    @usableFromInline let delayL: UnsafeMutablePointer<Float>
+    @usableFromInline let delayR: UnsafeMutablePointer<Float>
+    @usableFromInline let dequeGain: UnsafeMutablePointer<Float>
+    @usableFromInline let box: UnsafeMutablePointer<Float>
+    @usableFromInline let dequeFrame: UnsafeMutablePointer<Int>
     @usableFromInline var delayPosition = 0
-    // Monotonic deque of (frame, required gain) for the sliding minimum.
-    @usableFromInline var dequeFrame = InlineArray<1024, Int>(repeating: 0)
-    @usableFromInline var dequeGain = InlineArray<1024, Float>(repeating: 1)
     @usableFromInline var dequeHead = 0
     @usableFromInline var dequeCount = 0
-    // Moving average of the released gain.
-    @usableFromInline var box = InlineArray<1024, Float>(repeating: 1)
     @usableFromInline var boxPosition = 0
     @usableFromInline var boxSum: Double
     @usableFromInline var released: Float = 1
+    /// Frames in a row with released gain 1 and no input over the ceiling. After `lookahead` of
+    /// them every stored gain is 1, so the gain path can idle until the next over.
+    @usableFromInline var calmFrames = 0
     @usableFromInline var frame = 0
     /// The gain applied to the last frame (1 = untouched), for meters and tests.
     @usableFromInline var appliedGain: Float = 1
@@ -35,10 +37,26 @@ public struct PeakLimiter {
 
     public init(sampleRate: Double, ceilingDecibels: Double, lookaheadSeconds: Double = 0.0015,
                 releaseSeconds: Double = 0.08) {
-        lookahead = max(2, min(Self.capacity, Int((lookaheadSeconds * sampleRate).rounded())))
+        lookahead = max(2, min(Self.maximumLookahead, Int((lookaheadSeconds * sampleRate).rounded())))
         ceiling = Self.ceilingGain(ceilingDecibels)
         releaseCoefficient = Float(1 - FastMath.exp2(-1 / (releaseSeconds * sampleRate) * 1.442_695_040_888_963_4))
         boxSum = Double(lookahead)
+        // The deque can hold lookahead + 1 entries for a moment (push before expiry).
+        let floats = UnsafeMutablePointer<Float>.allocate(capacity: 4 * lookahead + 1)
+        delayL = floats
+        delayR = floats + lookahead
+        box = floats + 2 * lookahead
+        dequeGain = floats + 3 * lookahead
+        delayL.initialize(repeating: 0, count: 2 * lookahead)
+        box.initialize(repeating: 1, count: 2 * lookahead + 1)
+        dequeFrame = .allocate(capacity: lookahead + 1)
+        dequeFrame.initialize(repeating: 0, count: lookahead + 1)
+    }
+
+    /// Free the buffers (the limiter is a value type holding pointers; its owner frees it once).
+    public func deallocate() {
+        delayL.deallocate()
+        dequeFrame.deallocate()
     }
 
     /// Ceilings above -0.1 dBFS are lowered to it: the limiter can never be opened up to full scale.
@@ -50,24 +68,22 @@ public struct PeakLimiter {
         Float(FastMath.gain(fromDecibels: min(decibels.isNaN ? -1 : decibels, -0.1)))
     }
 
-    /// Limit one stereo frame in place.
     @inlinable @inline(__always)
-    public mutating func process(_ left: inout Float, _ right: inout Float) {
-        let l: Float = left.isFinite ? left : 0
-        let r: Float = right.isFinite ? right : 0
-        let peak = max(abs(l), abs(r))
-        let required: Float = peak > ceiling ? ceiling / peak : 1
+    func wrap(_ index: Int) -> Int { index > lookahead ? index - lookahead - 1 : index }  // ring of lookahead + 1
 
+    /// The gain path: sliding minimum, release, moving average. Returns the gain for the delayed frame.
+    @inlinable @inline(__always)
+    mutating func trackGain(_ required: Float) -> Float {
         // Sliding minimum of `required` over frames (frame-L, frame].
-        while dequeCount > 0 && dequeGain[(dequeHead + dequeCount - 1) % Self.capacity] >= required {
+        while dequeCount > 0 && dequeGain[wrap(dequeHead + dequeCount - 1)] >= required {
             dequeCount -= 1
         }
-        let tail = (dequeHead + dequeCount) % Self.capacity
+        let tail = wrap(dequeHead + dequeCount)
         dequeFrame[tail] = frame
         dequeGain[tail] = required
         dequeCount += 1
         if dequeFrame[dequeHead] <= frame - lookahead {
-            dequeHead = (dequeHead + 1) % Self.capacity
+            dequeHead = wrap(dequeHead + 1)
             dequeCount -= 1
         }
         let windowMinimum = dequeGain[dequeHead]
@@ -85,7 +101,26 @@ public struct PeakLimiter {
             for i in 0..<lookahead { exact += Double(box[i]) }
             boxSum = exact
         }
-        let g = Float(boxSum / Double(lookahead))
+        return Float(boxSum / Double(lookahead))
+
+    }
+
+    /// Limit one stereo frame in place.
+    @inlinable @inline(__always)
+    public mutating func process(_ left: inout Float, _ right: inout Float) {
+        let l: Float = left.isFinite ? left : 0
+        let r: Float = right.isFinite ? right : 0
+        let peak = max(abs(l), abs(r))
+        let required: Float = peak > ceiling ? ceiling / peak : 1
+
+        let g: Float
+        if required == 1 && calmFrames >= lookahead {
+            g = 1  // every entry of the window and of the average is 1: nothing to track
+        } else {
+            if calmFrames >= lookahead { dequeCount = 0 }  // leaving calm: the window held only 1s
+            g = trackGain(required)
+            calmFrames = required == 1 && released == 1 ? calmFrames + 1 : 0
+        }
         appliedGain = g
 
         // Delay by L-1 frames: the slot holds input frame - (L-1) until we overwrite it.

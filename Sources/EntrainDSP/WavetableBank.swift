@@ -1,10 +1,12 @@
+import Synchronization
+
 /// Band-limited single-cycle tables for every waveform, one per half-octave "level".
 ///
 /// Level i holds only the harmonics that stay below `cutoff` for fundamentals up to
 /// `levelFrequency(i)`, so reading level i at any frequency at or below that never aliases.
 /// The oscillator blends two neighbouring levels by frequency so harmonics fade out smoothly
-/// instead of switching. Built once per sample rate (allocates); read-only afterwards.
-public struct WavetableBank {
+/// instead of switching. Built once per sample rate (allocates); read-only afterwards, so engines share it.
+public struct WavetableBank: @unchecked Sendable {
     @inlinable public static var tableSize: Int { 4096 }
     @inlinable static var mask: Int { tableSize - 1 }
     /// Lowest level's top frequency; levels rise by half an octave.
@@ -16,6 +18,20 @@ public struct WavetableBank {
     /// [waveform][level][tableSize + 1] samples; the extra guard sample makes interpolation branch-free.
     @usableFromInline let storage: UnsafeMutablePointer<Float>
 
+    /// The bank for `sampleRate`, built on first use and shared from then on (it is read-only).
+    /// Never call this on the process thread: the first call per rate allocates.
+    public static func shared(sampleRate: Double) -> WavetableBank {
+        cache.withLock { banks in
+            if let bank = banks[sampleRate] { return bank }
+            let bank = WavetableBank(sampleRate: sampleRate)
+            banks[sampleRate] = bank
+            return bank
+        }
+    }
+
+    private static let cache = Mutex<[Double: WavetableBank]>([:])
+
+    /// Builds a bank; prefer `shared(sampleRate:)`. Freed only by `deallocate()`.
     public init(sampleRate: Double) {
         precondition(sampleRate >= 8000 && sampleRate <= 768_000, "unsupported sample rate \(sampleRate)")
         self.sampleRate = sampleRate
@@ -23,18 +39,19 @@ public struct WavetableBank {
         var levels = 1
         while Self.levelFrequency(levels - 1) < sampleRate / 2 { levels += 1 }
         levelCount = levels
-        let stride = Self.tableSize + 1
+        let n = Self.tableSize, stride = n + 1
         storage = .allocate(capacity: Waveform.allCases.count * levels * stride)
 
-        // One exact sine table; harmonic k of sample n is sine[(k·n) mod N], no libm in the loop.
-        let n = Self.tableSize
-        var sine = [Double](repeating: 0, count: n)
+        // One exact sine table; harmonic k of sample i is sine[(k·i) mod N], so no libm in the loop.
+        let sine = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        let sum = UnsafeMutablePointer<Double>.allocate(capacity: n)
+        defer { sine.deallocate(); sum.deallocate() }
         for i in 0..<n { sine[i] = FastMath.sinTurns(Double(i) / Double(n)) }
 
         for waveform in Waveform.allCases {
-            var sum = [Double](repeating: 0, count: n)
+            sum.initialize(repeating: 0, count: n)
             var added = 0
-            var tables = [[Double]](repeating: [], count: levels)
+            var peak = 0.0
             // From the top level (fewest harmonics) down, each level adds the harmonics it can afford.
             for level in Swift.stride(from: levels - 1, through: 0, by: -1) {
                 let allowed = min(n / 2 - 1, max(1, Int(cutoff / Self.levelFrequency(level))))
@@ -42,18 +59,26 @@ public struct WavetableBank {
                     for k in (added + 1)...allowed {
                         let a = waveform.harmonicAmplitude(k)
                         if a == 0 { continue }
-                        for i in 0..<n { sum[i] += a * sine[(k * i) & Self.mask] }
+                        var index = 0
+                        for i in 0..<n {
+                            sum[i] += a * sine[index]
+                            index = (index + k) & Self.mask
+                        }
                     }
                     added = allowed
                 }
-                tables[level] = sum
+                let table = storage + (waveform.rawValue * levels + level) * stride
+                for i in 0..<n {
+                    table[i] = Float(sum[i])
+                    peak = max(peak, abs(sum[i]))
+                }
             }
-            // One normalisation per waveform keeps the level constant across levels.
-            let peak = tables.map { $0.map(abs).max() ?? 1 }.max() ?? 1
+            // One normalisation per waveform keeps the level constant from level to level.
+            let scale = Float(1 / peak)
             for level in 0..<levels {
-                let base = storage + (waveform.rawValue * levels + level) * stride
-                for i in 0..<n { base[i] = Float(tables[level][i] / peak) }
-                base[n] = base[0]
+                let table = storage + (waveform.rawValue * levels + level) * stride
+                for i in 0..<n { table[i] *= scale }
+                table[n] = table[0]
             }
         }
     }

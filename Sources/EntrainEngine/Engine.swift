@@ -42,7 +42,10 @@ public struct Engine {
         entrainmentBus.fade.move(to: 1, frames: fadeInFrames)
     }
 
-    func deallocate() { entrainment.deallocate() }
+    func deallocate() {
+        entrainment.deallocate()
+        entrainmentBus.deallocate()
+    }
 
     /// Render one period. Commands due inside it apply on their exact frame.
     ///

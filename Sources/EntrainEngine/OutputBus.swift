@@ -8,11 +8,25 @@ struct OutputBus {
     /// Fade position 0…1; the gain is sin²(π/2·position), smooth at both ends.
     var fade = Glide(0)
     var mute = Glide(1)
+    /// Fade × mute, recomputed only while either moves.
+    var gain: Float = 0
     var peakLeft: Float = 0
     var peakRight: Float = 0
 
     init(sampleRate: Double, ceilingDecibels: Double) {
         limiter = PeakLimiter(sampleRate: sampleRate, ceilingDecibels: ceilingDecibels)
+    }
+
+    func deallocate() { limiter.deallocate() }
+
+    /// Advance fade and mute one frame and return the gain at their new values, so the last
+    /// frame of a fade lands exactly on its end value.
+    @inline(__always)
+    mutating func advanceGain() -> Float {
+        _ = fade.next()
+        _ = mute.next()
+        let s = FastMath.sinTurns(0.25 * fade.value)
+        return Float(s * s * mute.value)
     }
 
     /// True once a fade-out has finished.
@@ -22,9 +36,7 @@ struct OutputBus {
     mutating func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
                           _ range: Range<Int>) {
         for i in range {
-            let position = fade.next()
-            let s = FastMath.sinTurns(0.25 * position)
-            let gain = Float(s * s * mute.next())
+            if fade.isMoving || mute.isMoving { gain = advanceGain() }
             var l = left[i] * gain
             var r = right[i] * gain
             limiter.process(&l, &r)

@@ -10,7 +10,8 @@ public struct EntrainmentPlugin: EnginePlugin {
 
     let bank: WavetableBank
     let inverseRate: Double
-    var voices: InlineArray<10, EntrainmentVoice>
+    /// Heap storage, mutated in place (an inline array of large structs gets copied per access).
+    let voices: UnsafeMutablePointer<EntrainmentVoice>
     var volume: Glide
     var noiseLevel: Glide
     var noiseColor: ChoiceCrossfade
@@ -18,9 +19,12 @@ public struct EntrainmentPlugin: EnginePlugin {
     var noiseRight = NoiseGenerator(seed: 0x5249_4748)
 
     public init(sampleRate: Double, values: [Double]) {
-        bank = WavetableBank(sampleRate: sampleRate)
+        bank = WavetableBank.shared(sampleRate: sampleRate)
         inverseRate = 1 / sampleRate
-        voices = InlineArray { voice in EntrainmentVoice { values[P.index(voice: voice, $0)] } }
+        voices = .allocate(capacity: P.voiceCount)
+        for voice in 0..<P.voiceCount {
+            (voices + voice).initialize(to: EntrainmentVoice { values[P.index(voice: voice, $0)] })
+        }
         volume = Glide(values[P.volume])
         noiseLevel = Glide(values[P.noiseLevel])
         noiseColor = ChoiceCrossfade(selected: Int(values[P.noise]))
@@ -30,7 +34,9 @@ public struct EntrainmentPlugin: EnginePlugin {
         switch index {
         case P.volume: volume.move(to: value, frames: glideFrames)
         case P.noiseLevel: noiseLevel.move(to: value, frames: glideFrames)
-        case P.noise: noiseColor.select(Int(value), frames: glideFrames)
+        case P.noise:
+            let audible = noiseLevel.value != 0 || noiseLevel.isMoving
+            noiseColor.select(Int(value), frames: audible ? glideFrames : 0)
         default:
             let voice = (index - P.globalCount) / P.fieldCount
             guard voice >= 0, voice < P.voiceCount,
@@ -42,26 +48,35 @@ public struct EntrainmentPlugin: EnginePlugin {
     public mutating func render(_ io: PortBuffers, _ range: Range<Int>) {
         guard let outL = io[.entrainmentL], let outR = io[.entrainmentR] else { return }
         for i in range {
-            var l: Float = 0
-            var r: Float = 0
-            for v in 0..<P.voiceCount {
-                let (vl, vr) = voices[v].next(bank: bank, inverseRate: inverseRate)
-                l += vl
-                r += vr
+            outL[i] = 0
+            outR[i] = 0
+        }
+        // Voice by voice (sums in the same order for any block size, so output never depends on it).
+        for v in 0..<P.voiceCount where voices[v].isActive {
+            voices[v].render(outL, outR, range, bank: bank, inverseRate: inverseRate)
+        }
+        if noiseLevel.value != 0 || noiseLevel.isMoving { addNoise(outL, outR, range) }
+        if volume.isMoving || volume.value != 1 {
+            for i in range {
+                let gain = Float(volume.next())
+                outL[i] *= gain
+                outR[i] *= gain
             }
-            noiseColor.advance()
-            let bed = Float(noiseLevel.next())
-            let nl = noiseLeft.next(), nr = noiseRight.next()
-            if bed != 0 {
-                let w = noiseColor.current
-                l += bed * (w[0] * nl.white + w[1] * nl.pink + w[2] * nl.brown)
-                r += bed * (w[0] * nr.white + w[1] * nr.pink + w[2] * nr.brown)
-            }
-            let gain = Float(volume.next())
-            outL[i] = l * gain
-            outR[i] = r * gain
         }
     }
 
-    public func deallocate() { bank.deallocate() }
+    @inline(__always)
+    mutating func addNoise(_ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>,
+                           _ range: Range<Int>) {
+        for i in range {
+            noiseColor.advance()
+            let bed = Float(noiseLevel.next())
+            let nl = noiseLeft.next(), nr = noiseRight.next()
+            let white = noiseColor.current[0], pink = noiseColor.current[1], brown = noiseColor.current[2]
+            outL[i] += bed * (white * nl.white + pink * nl.pink + brown * nl.brown)
+            outR[i] += bed * (white * nr.white + pink * nr.pink + brown * nr.brown)
+        }
+    }
+
+    public func deallocate() { voices.deinitialize(count: P.voiceCount).deallocate() }  // the bank is shared
 }

@@ -1,7 +1,7 @@
 import EntrainDSP
 
 /// One entrainment voice: a carrier and a beat, heard binaurally, monaurally or as isochronic pulses.
-/// Oscillator `left` and `right` make the two tones, `pulse` the isochronic carrier; every
+/// Oscillators `left` and `right` make the two tones, `pulse` the isochronic carrier; every
 /// parameter glides per sample and every switch (mode, waveform) is a crossfade.
 struct EntrainmentVoice {
     typealias Field = EntrainmentParameters.VoiceField
@@ -30,22 +30,48 @@ struct EntrainmentVoice {
         centered = Int(values(.convention)) == EntrainmentParameters.Convention.centered.rawValue
     }
 
-    @inlinable
+    /// A voice is silent when its level is 0 and not moving; a silent voice costs nothing per frame.
+    @inline(__always)
+    var isActive: Bool { level.value != 0 || level.isMoving }
+
     mutating func set(_ field: Field, to value: Double, glideFrames: Int, exponential: Bool) {
+        // On a silent voice there is nothing to hear gliding: changes land at once.
+        let frames = isActive || field == .level ? glideFrames : 0
         switch field {
-        case .mode: mode.select(Int(value), frames: glideFrames)
-        case .waveform: waveform.select(Int(value), frames: glideFrames)
-        case .carrier: carrier.move(to: value, frames: glideFrames, exponential: exponential)
-        case .beat: beat.move(to: value, frames: glideFrames, exponential: exponential)
-        case .level: level.move(to: value, frames: glideFrames, exponential: exponential)
-        case .duty: duty.move(to: value, frames: glideFrames)
-        case .edge: edge.move(to: value, frames: glideFrames)
+        case .mode: mode.select(Int(value), frames: frames)
+        case .waveform: waveform.select(Int(value), frames: frames)
+        case .carrier: carrier.move(to: value, frames: frames, exponential: exponential)
+        case .beat: beat.move(to: value, frames: frames, exponential: exponential)
+        case .level: level.move(to: value, frames: frames, exponential: exponential)
+        case .duty: duty.move(to: value, frames: frames)
+        case .edge: edge.move(to: value, frames: frames)
         case .convention: centered = Int(value) == EntrainmentParameters.Convention.centered.rawValue
         }
     }
 
-    /// One stereo frame.
-    @inlinable @inline(__always)
+    /// When a voice falls silent, finish every glide so it wakes up where it was headed.
+    mutating func settle() {
+        mode.settle()
+        waveform.settle()
+        carrier.reset(to: carrier.target)
+        beat.reset(to: beat.target)
+        duty.reset(to: duty.target)
+        edge.reset(to: edge.target)
+    }
+
+    /// Add this voice's frames `range` to `outL`/`outR`.
+    mutating func render(_ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>,
+                         _ range: Range<Int>, bank: WavetableBank, inverseRate: Double) {
+        for i in range {
+            guard isActive else { return }
+            let (l, r) = next(bank: bank, inverseRate: inverseRate)
+            outL[i] += l
+            outR[i] += r
+        }
+    }
+
+    /// One stereo frame of an active voice.
+    @inline(__always)
     mutating func next(bank: WavetableBank, inverseRate: Double) -> (Float, Float) {
         mode.advance()
         waveform.advance()
@@ -59,39 +85,55 @@ struct EntrainmentVoice {
 
         var l: Float = 0
         var r: Float = 0
-        if gain != 0 {
+        if mode.isMoving {
             let binaural = mode.current[0], monaural = mode.current[1], isochronic = mode.current[2]
             if binaural != 0 || monaural != 0 {
                 let a = Self.read(&left, leftFrequency, waveform, bank)
                 let z = Self.read(&right, rightFrequency, waveform, bank)
                 let sum = monaural * 0.5 * (a + z)
-                l += binaural * a + sum
-                r += binaural * z + sum
+                l = binaural * a + sum
+                r = binaural * z + sum
             }
             if isochronic != 0 {
-                let g = IsochronicGate.value(phase: gate.phase, duty: dutyNow, edge: edgeNow)
-                let t = isochronic * g * Self.read(&pulse, c, waveform, bank)
+                let t = isochronic * IsochronicGate.value(phase: gate.phase, duty: dutyNow, edge: edgeNow)
+                    * Self.read(&pulse, c, waveform, bank)
                 l += t
                 r += t
             }
-            l *= gain
-            r *= gain
+        } else {
+            // Steady state: one mode, weights exactly 1 and 0, so the same numbers with less work.
+            switch mode.selected {
+            case 0:
+                l = Self.read(&left, leftFrequency, waveform, bank)
+                r = Self.read(&right, rightFrequency, waveform, bank)
+            case 1:
+                let sum = 0.5 * (Self.read(&left, leftFrequency, waveform, bank) + Self.read(&right, rightFrequency, waveform, bank))
+                l = sum
+                r = sum
+            default:
+                let g = IsochronicGate.value(phase: gate.phase, duty: dutyNow, edge: edgeNow)
+                l = g == 0 ? 0 : g * Self.read(&pulse, c, waveform, bank)
+                r = l
+            }
         }
-        // Phases always advance, audible or not, so a voice fading in starts where time says it is.
         left.advance(frequency: leftFrequency, inverseRate: inverseRate)
         right.advance(frequency: rightFrequency, inverseRate: inverseRate)
         pulse.advance(frequency: c, inverseRate: inverseRate)
         gate.advance(frequency: b, inverseRate: inverseRate)
-        return (l, r)
+        if !isActive { settle() }
+        return (l * gain, r * gain)
     }
 
-    /// The oscillator's value under the current waveform crossfade.
-    @inlinable @inline(__always)
-    static func read(_ oscillator: inout Oscillator, _ frequency: Double, _ mix: ChoiceCrossfade,
+    /// The oscillator's value under the current waveform (or crossfade of waveforms).
+    @inline(__always)
+    static func read(_ oscillator: inout Oscillator, _ frequency: Double, _ waveform: ChoiceCrossfade,
                      _ bank: WavetableBank) -> Float {
+        if !waveform.isMoving {
+            return oscillator.value(Waveform(rawValue: waveform.selected) ?? .sine, frequency: frequency, bank: bank)
+        }
         var value: Float = 0
-        for w in 0..<ChoiceCrossfade.capacity where mix.current[w] != 0 {
-            value += mix.current[w] * oscillator.value(Waveform(rawValue: w)!, frequency: frequency, bank: bank)
+        for w in 0..<ChoiceCrossfade.capacity where waveform.current[w] != 0 {
+            value += waveform.current[w] * oscillator.value(Waveform(rawValue: w)!, frequency: frequency, bank: bank)
         }
         return value
     }
