@@ -33,6 +33,9 @@ public struct PeakLimiter {
     @usableFromInline var frame = 0
     /// The gain applied to the last frame (1 = untouched), for meters and tests.
     @usableFromInline var appliedGain: Float = 1
+    /// Frames where the final clamp had to cut more than rounding: should stay 0 (a hard clip
+    /// means the gain path failed). Exposed for tests and meters.
+    public var clampedFrames = 0
     @inlinable public var gain: Float { appliedGain }
 
     public init(sampleRate: Double, ceilingDecibels: Double, lookaheadSeconds: Double = 0.0015,
@@ -89,7 +92,10 @@ public struct PeakLimiter {
         let windowMinimum = dequeGain[dequeHead]
 
         // Release: recover towards 1, never above the window minimum.
-        released = min(windowMinimum, released + (1 - released) * releaseCoefficient)
+        // The last 0.001 dB snaps to 1: in Float the step would fall below half an ulp and stall.
+        var recovered = released + (1 - released) * releaseCoefficient
+        if recovered > 0.9999 { recovered = 1 }
+        released = min(windowMinimum, recovered)
 
         // L-frame moving average; re-summed exactly once per lap so rounding cannot drift.
         boxSum += Double(released) - Double(box[boxPosition])
@@ -132,7 +138,10 @@ public struct PeakLimiter {
         if delayPosition == lookahead - 1 { delayPosition = 0 }
         frame &+= 1
 
-        left = min(ceiling, max(-ceiling, delayedL * g))
-        right = min(ceiling, max(-ceiling, delayedR * g))
+        let outL = delayedL * g, outR = delayedR * g
+        // The clamp is the guarantee; the gain path should make it redundant (beyond rounding).
+        if max(abs(outL), abs(outR)) > ceiling * 1.000_001 { clampedFrames &+= 1 }
+        left = min(ceiling, max(-ceiling, outL))
+        right = min(ceiling, max(-ceiling, outR))
     }
 }

@@ -1,0 +1,133 @@
+import CJack
+import Foundation
+import Synchronization
+
+/// A JACK client that records its inputs into memory: how tests hear what entrain plays.
+/// Its process callback only copies into preallocated buffers.
+public final class JackRecorder {
+    struct State: ~Copyable {
+        var ports = InlineArray<4, OpaquePointer?>(repeating: nil)
+        var buffers = InlineArray<4, UnsafeMutablePointer<Float>?>(repeating: nil)
+        var channels = 0
+        var capacity = 0
+        let recording = Atomic<Bool>(false)
+        let frames = Atomic<Int>(0)
+        init() {}
+    }
+
+    public let client: OpaquePointer
+    public let name: String
+    private let state: UnsafeMutablePointer<State>
+
+    public init(server: String, channels: Int, seconds: Double, name: String = "recorder") throws {
+        precondition(channels <= 4)
+        var status = jack_status_t(rawValue: 0)
+        guard let client = entrain_jack_client_open(name, JackNoStartServer, &status, server) else {
+            throw TestSupportError.cannotOpenClient
+        }
+        self.client = client
+        self.name = String(cString: jack_get_client_name(client))
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        let capacity = Int(seconds * Double(jack_get_sample_rate(client)))
+        state.pointee.channels = channels
+        state.pointee.capacity = capacity
+        for c in 0..<channels {
+            state.pointee.ports[c] = jack_port_register(client, "in_\(c + 1)", JACK_DEFAULT_AUDIO_TYPE,
+                                                        UInt(JackPortIsInput.rawValue), 0)
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+            buffer.initialize(repeating: 0, count: capacity)
+            state.pointee.buffers[c] = buffer
+        }
+        jack_set_process_callback(client, { nframes, arg in
+            let s = arg!.assumingMemoryBound(to: State.self)
+            guard s.pointee.recording.load(ordering: .acquiring) else { return 0 }
+            let done = s.pointee.frames.load(ordering: .relaxed)
+            let n = min(Int(nframes), s.pointee.capacity - done)
+            guard n > 0 else { return 0 }
+            for c in 0..<s.pointee.channels {
+                let input = jack_port_get_buffer(s.pointee.ports[c], nframes)!.assumingMemoryBound(to: Float.self)
+                (s.pointee.buffers[c]! + done).update(from: input, count: n)
+            }
+            s.pointee.frames.store(done + n, ordering: .releasing)
+            return 0
+        }, UnsafeMutableRawPointer(state))
+        jack_activate(client)
+    }
+
+    deinit {
+        jack_deactivate(client)
+        jack_client_close(client)
+        for c in 0..<state.pointee.channels { state.pointee.buffers[c]?.deallocate() }
+        state.deinitialize(count: 1).deallocate()
+    }
+
+    public var sampleRate: Double { Double(jack_get_sample_rate(client)) }
+
+    /// Wait until a port exists (e.g. "entrain:entrainment_L").
+    public func waitForPort(_ fullName: String, timeout: TimeInterval = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while jack_port_by_name(client, fullName) == nil {
+            if Date() > deadline { throw TestSupportError.timeout("port \(fullName)") }
+            usleep(20_000)
+        }
+    }
+
+    /// Connect `sources` to our inputs in order.
+    public func connect(_ sources: [String]) {
+        for (c, source) in sources.enumerated() { jack_connect(client, source, "\(name):in_\(c + 1)") }
+    }
+
+    /// Record until the buffers are full (or `timeout` passes); returns one array per channel.
+    public func record(timeout: TimeInterval = 30) throws -> [[Float]] {
+        state.pointee.frames.store(0, ordering: .relaxed)
+        state.pointee.recording.store(true, ordering: .releasing)
+        let deadline = Date().addingTimeInterval(timeout)
+        while state.pointee.frames.load(ordering: .acquiring) < state.pointee.capacity {
+            if Date() > deadline { throw TestSupportError.timeout("recording") }
+            usleep(10_000)
+        }
+        state.pointee.recording.store(false, ordering: .releasing)
+        return (0..<state.pointee.channels).map { c in
+            Array(UnsafeBufferPointer(start: state.pointee.buffers[c]!, count: state.pointee.capacity))
+        }
+    }
+
+    /// Names of the ports a port is connected to.
+    public func connections(of fullName: String) -> [String] {
+        guard let port = jack_port_by_name(client, fullName),
+              let list = jack_port_get_all_connections(client, port) else { return [] }
+        defer { jack_free(list) }
+        var names: [String] = []
+        var i = 0
+        while let entry = list[i] { names.append(String(cString: entry)); i += 1 }
+        return names
+    }
+
+    /// A JACK metadata property of a port, if set.
+    public func property(_ key: UnsafePointer<CChar>, ofPort fullName: String) -> String? {
+        guard let port = jack_port_by_name(client, fullName) else { return nil }
+        var value: UnsafeMutablePointer<CChar>?
+        var type: UnsafeMutablePointer<CChar>?
+        guard jack_get_property(jack_port_uuid(port), key, &value, &type) == 0, let value else { return nil }
+        defer { jack_free(value); if let type { jack_free(type) } }
+        return String(cString: value)
+    }
+
+    /// All ports of a client: (short name, flags, type).
+    public func ports(ofClient clientName: String) -> [(name: String, flags: Int32, type: String)] {
+        guard let list = jack_get_ports(client, "^\(clientName):", nil, 0) else { return [] }
+        defer { jack_free(list) }
+        var result: [(String, Int32, String)] = []
+        var i = 0
+        while let entry = list[i] {
+            let full = String(cString: entry)
+            if let port = jack_port_by_name(client, full) {
+                result.append((String(full.dropFirst(clientName.count + 1)), jack_port_flags(port),
+                               String(cString: jack_port_type(port))))
+            }
+            i += 1
+        }
+        return result
+    }
+}

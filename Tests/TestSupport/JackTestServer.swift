@@ -1,0 +1,74 @@
+import CJack
+import Foundation
+
+/// A private `jackd -d dummy` under its own server name, so tests never touch a user's server.
+/// Stopped when the object goes away.
+public final class JackTestServer {
+    public let name: String
+    public let sampleRate: Int
+    public let period: Int
+    private let process = Process()
+    private let logURL: URL
+
+    public init(sampleRate: Int = 48000, period: Int = 256) throws {
+        name = "entrain-test-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
+        self.sampleRate = sampleRate
+        self.period = period
+        logURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
+        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
+        process.arguments = ["-n", name, "--no-realtime", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
+        var env = ProcessInfo.processInfo.environment
+        env["JACK_NO_AUDIO_RESERVATION"] = "1"
+        process.environment = env
+        let log = try FileHandle(forWritingTo: logURL)
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        guard waitUntilReady(timeout: 10) else {
+            stop()
+            throw TestSupportError.serverDidNotStart(log: (try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
+        }
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: logURL)
+    }
+
+    /// Environment that points JACK clients (and the entrain binary) at this server.
+    public var environment: [String: String] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"] }
+
+    private func waitUntilReady(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var status = jack_status_t(rawValue: 0)
+            if let probe = entrain_jack_client_open("probe", JackNoStartServer, &status, name) {
+                jack_client_close(probe)
+                return true
+            }
+            if !process.isRunning { return false }
+            usleep(50_000)
+        }
+        return false
+    }
+}
+
+public enum TestSupportError: Error, CustomStringConvertible {
+    case serverDidNotStart(log: String)
+    case cannotOpenClient
+    case timeout(String)
+
+    public var description: String {
+        switch self {
+        case .serverDidNotStart(let log): "jackd did not start:\n\(log)"
+        case .cannotOpenClient: "cannot open a JACK client on the test server"
+        case .timeout(let what): "timed out waiting for \(what)"
+        }
+    }
+}
