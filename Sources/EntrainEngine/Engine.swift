@@ -39,7 +39,7 @@ public struct Engine {
                                         values: Array(values.storage[e..<(e + EntrainmentPlugin.descriptor.parameters.count)]))
         entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
         fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
-        entrainmentBus.fade.move(to: 1, frames: fadeInFrames)
+        entrainmentBus.fade(to: 1, frames: fadeInFrames)
     }
 
     func deallocate() {
@@ -117,12 +117,12 @@ public struct Engine {
             }
         case .stop:
             stopping = true
-            entrainmentBus.fade.move(to: 0, frames: frames)
+            entrainmentBus.fade(to: 0, frames: frames)
         case .panic:
-            entrainmentBus.mute.move(to: 0, frames: frames)
+            entrainmentBus.mute(true, frames: frames)
             status.pointee.panicked.store(true, ordering: .relaxed)
         case .resume:
-            entrainmentBus.mute.move(to: 1, frames: frames)
+            entrainmentBus.mute(false, frames: frames)
             status.pointee.panicked.store(false, ordering: .relaxed)
         }
     }

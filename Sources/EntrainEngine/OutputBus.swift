@@ -19,14 +19,31 @@ struct OutputBus {
 
     func deallocate() { limiter.deallocate() }
 
+    /// Fade towards fully on (1) or silent (0) over `frames`.
+    mutating func fade(to position: Double, frames: Int) {
+        fade.move(to: position, frames: frames)
+        gain = gainNow()
+    }
+
+    /// Mute (panic) or unmute over `frames`.
+    mutating func mute(_ muted: Bool, frames: Int) {
+        mute.move(to: muted ? 0 : 1, frames: frames)
+        gain = gainNow()
+    }
+
+    @inline(__always)
+    func gainNow() -> Float {
+        let s = FastMath.sinTurns(0.25 * fade.value)
+        return Float(s * s * mute.value)
+    }
+
     /// Advance fade and mute one frame and return the gain at their new values, so the last
     /// frame of a fade lands exactly on its end value.
     @inline(__always)
     mutating func advanceGain() -> Float {
         _ = fade.next()
         _ = mute.next()
-        let s = FastMath.sinTurns(0.25 * fade.value)
-        return Float(s * s * mute.value)
+        return gainNow()
     }
 
     /// True once a fade-out has finished.

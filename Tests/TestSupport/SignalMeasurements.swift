@@ -2,6 +2,13 @@ import Foundation
 
 /// Measurements on rendered audio.
 public enum Measure {
+    /// Index of the first sample where two signals differ (or where one ends), nil if identical.
+    /// Tests assert on this rather than on whole arrays, so a failure prints one number.
+    public static func firstDifference(_ a: [Float], _ b: [Float]) -> Int? {
+        if let i = zip(a, b).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset { return i }
+        return a.count == b.count ? nil : min(a.count, b.count)
+    }
+
     public static func decibels(_ ratio: Double) -> Double { 20 * log10(ratio) }
 
     public static func peak(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs($1)) } }

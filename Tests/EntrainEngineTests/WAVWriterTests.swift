@@ -1,0 +1,58 @@
+import EntrainEngine
+import Foundation
+import TestSupport
+import XCTest
+
+final class WAVWriterTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("wav-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+
+    func write(_ format: WAVWriter.Format, _ left: [Float], _ right: [Float]) throws -> WAVFile {
+        let url = directory.appendingPathComponent("t.wav")
+        let writer = try WAVWriter(url: url, format: format, channels: 2, sampleRate: 44_100)
+        try left.withUnsafeBufferPointer { l in try right.withUnsafeBufferPointer { r in try writer.write([l, r]) } }
+        try writer.finish()
+        return try WAVFile(contentsOf: url)
+    }
+
+    func testFloatRoundTripIsExact() throws {
+        let left = (0..<1000).map { Float(sin(Double($0) * 0.1)) * 0.9 }
+        let right = left.map { -$0 / 3 }
+        let file = try write(.float32, left, right)
+        XCTAssertEqual(file.sampleRate, 44_100)
+        XCTAssertEqual(file.formatTag, 3)
+        XCTAssertNil(Measure.firstDifference(file.samples[0], left))
+        XCTAssertNil(Measure.firstDifference(file.samples[1], right))
+    }
+
+    func testIntegerFormatsAreDitheredWithinOneAndAHalfSteps() throws {
+        let left = (0..<20_000).map { Float(sin(Double($0) * 0.01)) * 0.5 }
+        for (format, step) in [(WAVWriter.Format.pcm24, Float(1.0 / 8_388_608)), (.pcm16, Float(1.0 / 32768))] {
+            let file = try write(format, left, left)
+            let errors = zip(file.samples[0], left).map { $0 - $1 }
+            // Triangular dither spans ±1 step before rounding (±0.5): the error stays within 1.5 steps.
+            XCTAssertLessThanOrEqual(errors.map(abs).max()!, step * 1.55, "\(format)")
+            // TPDF dither: the error is noise with zero mean, not a truncation bias.
+            XCTAssertEqual(Double(errors.reduce(0, +)) / Double(errors.count), 0, accuracy: Double(step) * 0.05)
+        }
+    }
+
+    /// Nothing appears at the target path until finish(); an abandoned writer leaves no file.
+    func testWritesAreAtomic() throws {
+        let url = directory.appendingPathComponent("atomic.wav")
+        try Data("keep me".utf8).write(to: url)
+        do {
+            let writer = try WAVWriter(url: url, format: .float32, channels: 1, sampleRate: 48_000)
+            try [Float](repeating: 0.1, count: 100).withUnsafeBufferPointer { try writer.write([$0]) }
+            XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), "keep me")
+        }  // writer dropped without finish()
+        XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), "keep me")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["atomic.wav"])
+    }
+}
