@@ -77,11 +77,12 @@ public final class WAVWriter {
         case .float32:
             withUnsafeBytes(of: sample.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
         case .pcm24, .pcm16:
-            let scale: Float = format == .pcm24 ? 8_388_607 : 32767
+            // Full scale is 2^(bits-1), as readers divide by it; +1.0 clamps to the largest code.
+            let scale: Float = format == .pcm24 ? 8_388_608 : 32768
             // TPDF: the sum of two uniform variables of ±0.5 LSB each.
             let noise = 0.5 * (dither.nextBipolar() + dither.nextBipolar())
             let quantised = Int32((max(-1, min(1, sample)) * scale + noise).rounded())
-            let clamped = max(-Int32(scale) - 1, min(Int32(scale), quantised))
+            let clamped = max(-Int32(scale), min(Int32(scale) - 1, quantised))
             withUnsafeBytes(of: clamped.littleEndian) { buffer.append(contentsOf: $0.prefix(format.bytesPerSample)) }
         }
     }
