@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// What the live client plays, recorded through a real JACK graph.
+final class LiveAudioTests: LiveClientTestCase {
+    func testRecordingContainsTheExpectedFrequencies() throws {
+        let rec = try recorder(seconds: 4)
+        let client = try startClient(["--carrier", "300", "--beat", "7"], recorder: rec)
+        defer { stopClient(client) }
+        rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
+        let take = try rec.record()
+        let left = Array(take[0][48_000...]), right = Array(take[1][48_000...])
+        XCTAssertEqual(Spectrum(left, sampleRate: 48_000).peak(from: 250, to: 350).frequency, 300, accuracy: 0.05)
+        XCTAssertEqual(Spectrum(right, sampleRate: 48_000).peak(from: 250, to: 350).frequency, 307, accuracy: 0.05)
+        XCTAssertEqual(Measure.peak(left), 0.5, accuracy: 0.01, "default volume 0.5")
+    }
+
+    /// The live client and `entrain render` run the same engine: with the same settings their
+    /// outputs are identical, sample for sample, wherever the recording catches the live run.
+    func testLiveOutputEqualsOfflineRender() throws {
+        let settings = ["--carrier", "220", "--beat", "6", "--noise", "pink", "--noise-level", "0.3",
+                        "--waveform", "triangle", "--fade-in", "1.5", "--fade-out", "5"]
+        let rec = try recorder(seconds: 3)
+        let client = try startClient(settings, recorder: rec)
+        rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
+        let take = try rec.record()
+        stopClient(client, within: 8)
+
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let render = try EntrainBinary.run(["render", "--duration", "20", "--out", out.path] + settings)
+        XCTAssertEqual(render.status, 0, render.error)
+        let offline = try WAVFile(contentsOf: out).samples
+
+        // The recording starts wherever the connection took effect: find that frame in the render.
+        guard let start = take[0].firstIndex(where: { $0 != 0 }) else { return XCTFail("recorded only silence") }
+        let live = Array(take[0][start...]), liveR = Array(take[1][start...])
+        XCTAssertGreaterThan(live.count, 96_000, "at least 2 s to compare")
+        guard let offset = (0..<(offline[0].count - live.count)).first(where: { o in
+            offline[0][o] == live[0] && offline[0][o + 1] == live[1] && offline[0][o + 2] == live[2]
+        }) else { return XCTFail("the live output does not occur in the offline render") }
+        XCTAssertNil(Measure.firstDifference(live, Array(offline[0][offset..<(offset + live.count)])), "left")
+        XCTAssertNil(Measure.firstDifference(liveR, Array(offline[1][offset..<(offset + live.count)])), "right")
+    }
+
+    /// Ctrl-C fades out (no click) and the process exits 0.
+    func testInterruptFadesOutWithoutAClick() throws {
+        let rec = try recorder(seconds: 2.5)
+        let client = try startClient(["--fade-out", "1", "--volume", "0.8"], recorder: rec)
+        rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
+        usleep(300_000)
+        let started = Date()
+        kill(client.process.processIdentifier, SIGINT)
+        let take = try rec.record()
+        XCTAssertTrue(client.signal(0, waitUpTo: 5))
+        XCTAssertEqual(client.result().status, 0, client.result().error)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "exits soon after the fade")
+        // Playing at first, silent at the end, and never a step bigger than the 200 Hz tone makes.
+        XCTAssertGreaterThan(Measure.peak(take[0][0..<4800]), 0.3)
+        XCTAssertLessThan(Measure.largestJump(take[0][...]), Float(0.8 * 2 * Double.pi * 200 / 48_000 * 1.05))
+        let silentTail = take[0].suffix(24_000)
+        XCTAssertEqual(Measure.peak(silentTail[...]), 0)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// One private dummy JACK server per test class, and helpers to run the real client on it.
+class LiveClientTestCase: XCTestCase {
+    nonisolated(unsafe) static var server: JackTestServer?
+
+    override class func setUp() {
+        super.setUp()
+        server = try? JackTestServer()
+    }
+
+    override class func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+
+    var server: JackTestServer {
+        get throws {
+            guard let server = Self.server else { throw XCTSkip("no JACK server could be started (is jackd2 installed?)") }
+            return server
+        }
+    }
+
+    /// Start `entrain run` with `arguments` and wait until its last port exists.
+    func startClient(_ arguments: [String], name: String = "entrain", environment: [String: String] = [:],
+                     recorder: JackRecorder) throws -> EntrainBinary.Launched {
+        let server = try self.server
+        // Short fades keep tests quick; a test's own arguments come later and win.
+        let launched = try EntrainBinary.launch(["run", "--quiet", "--name", name, "--fade-in", "0.05", "--fade-out", "0.2"] + arguments,
+                                                environment: server.environment.merging(environment) { $1 })
+        do {
+            try recorder.waitForPort("\(name):haptic")
+        } catch {
+            launched.signal(SIGKILL, waitUpTo: 2)
+            XCTFail("client did not come up: \(launched.result().error)")
+            throw error
+        }
+        return launched
+    }
+
+    /// Ctrl-C, and the client must exit 0 within `seconds`.
+    func stopClient(_ launched: EntrainBinary.Launched, within seconds: TimeInterval = 5,
+                    file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(launched.signal(SIGINT, waitUpTo: seconds), "client did not stop", file: file, line: line)
+        XCTAssertEqual(launched.result().status, 0, launched.result().error, file: file, line: line)
+    }
+
+    func recorder(channels: Int = 2, seconds: Double) throws -> JackRecorder {
+        try JackRecorder(server: try server.name, channels: channels, seconds: seconds)
+    }
+}

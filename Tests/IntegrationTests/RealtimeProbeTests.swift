@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The run-time half of the real-time proof: an LD_PRELOAD probe counts malloc/free and
+/// pthread_mutex_lock calls on the thread that calls jack_port_get_buffer (the process thread)
+/// while the client starts, plays, gets patched and fades out. Every count must be zero.
+final class RealtimeProbeTests: LiveClientTestCase {
+    func buildProbe() throws -> URL {
+        let source = EntrainBinary.packageRoot.appendingPathComponent("Tests/RealtimeProbe/realtime_probe.c")
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent("realtime-probe-\(getpid()).so")
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        cc.arguments = ["-shared", "-fPIC", "-O2", "-o", library.path, source.path, "-ldl", "-lpthread"]
+        try cc.run()
+        cc.waitUntilExit()
+        guard cc.terminationStatus == 0 else { throw XCTSkip("cannot build the probe with cc") }
+        return library
+    }
+
+    func testProcessThreadNeitherAllocatesNorLocks() throws {
+        let probe = try buildProbe()
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("rt-report-\(getpid()).txt")
+        defer { try? FileManager.default.removeItem(at: probe); try? FileManager.default.removeItem(at: report) }
+
+        let rec = try recorder(seconds: 2)
+        let client = try startClient(["--noise", "pink", "--noise-level", "0.3", "--fade-in", "0.5", "--fade-out", "0.5",
+                                      "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"],
+                                     environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],
+                                     recorder: rec)
+        rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])  // graph changes while running
+        _ = try rec.record()
+        stopClient(client)  // the stop command and the fade-out run on the process thread too
+
+        let text = try String(contentsOf: report, encoding: .utf8)
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { counts[String(parts[0])] = Int(parts[1]) }
+        }
+        XCTAssertGreaterThan(counts["buffer_calls"] ?? 0, 500, "the probe must have seen the process thread: \(text)")
+        XCTAssertEqual(counts["mallocs"], 0, text)
+        XCTAssertEqual(counts["frees"], 0, text)
+        XCTAssertEqual(counts["mutex_locks"], 0, text)
+    }
+}
