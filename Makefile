@@ -1,0 +1,29 @@
+# The two commands: `make run` and `make test`. Both install missing system packages first.
+SWIFT ?= swift
+BIN := .build/release/entrain
+
+.PHONY: all deps build run test bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+# Optimised build; it also carries the compile-time real-time proof (@_noLocks on Engine.render).
+build: deps
+	$(SWIFT) build -c release
+
+# Play the default alpha-band program until Ctrl-C. Extra client options: make run ARGS="--beat 6".
+run: build
+	@scripts/run.sh $(ARGS)
+
+# Every test: DSP and engine measurements, then integration tests that start their own private
+# dummy jackd (under a unique server name) and drive the release binary.
+test: build
+	ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
+
+bench: build
+	$(BIN) bench
+
+clean:
+	rm -rf .build
