@@ -42,22 +42,58 @@ public enum NoiseColor: Int, CaseIterable, Sendable {
     public var name: String { ["white", "pink", "brown"][rawValue] }
 }
 
-/// White, pink and brown noise from one random stream, all computed every sample so a colour
-/// change is a crossfade, never a jump. RMS of each colour ≈ `NoiseGenerator.targetRMS`.
-public struct NoiseGenerator {
+/// Stereo white, pink and brown noise: two independent streams (left, right) computed side by
+/// side in SIMD lanes. Each colour is scaled to RMS ≈ `targetRMS`, so switching colour keeps the
+/// loudness; crossfades use `next()`, the steady state `next(_:)`, which runs one colour only.
+public struct StereoNoise {
     @inlinable public static var targetRMS: Float { 0.25 }
-    @usableFromInline var random: RandomSource
+    // xoshiro128+ state, one generator per lane.
+    @usableFromInline var s0, s1, s2, s3: SIMD2<UInt32>
     // Pink: Paul Kellet's published set of first-order low-passes plus a direct term (public-domain
     // numbers): a -3 dB/octave slope within about ±0.5 dB across the audio band at 44.1-48 kHz.
-    @usableFromInline var p0: Float = 0, p1: Float = 0, p2: Float = 0, p3: Float = 0, p4: Float = 0, p5: Float = 0, p6: Float = 0
-    @usableFromInline var brown: Float = 0
+    @usableFromInline var p0 = SIMD2<Float>(), p1 = SIMD2<Float>(), p2 = SIMD2<Float>(), p3 = SIMD2<Float>()
+    @usableFromInline var p4 = SIMD2<Float>(), p5 = SIMD2<Float>(), p6 = SIMD2<Float>()
+    @usableFromInline var brown = SIMD2<Float>()
 
-    public init(seed: UInt64) { random = RandomSource(seed: seed) }
+    public init(leftSeed: UInt64, rightSeed: UInt64) {
+        let l = RandomSource(seed: leftSeed), r = RandomSource(seed: rightSeed)
+        s0 = [l.s0, r.s0]; s1 = [l.s1, r.s1]; s2 = [l.s2, r.s2]; s3 = [l.s3, r.s3]
+    }
 
-    /// (white, pink, brown) for one sample.
+    /// Uniform white noise in [-1, 1) per lane (xoshiro128+, as RandomSource, lane-wise).
     @inlinable @inline(__always)
-    public mutating func next() -> (white: Float, pink: Float, brown: Float) {
-        let w = random.nextBipolar()
+    mutating func white() -> SIMD2<Float> {
+        let result = s0 &+ s3
+        let t = s1 &<< 9
+        s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3
+        s2 ^= t
+        s3 = (s3 &<< 11) | (s3 &>> 21)
+        let bits = SIMD2<Int32>(truncatingIfNeeded: result & 0xFFFF_FF00)
+        return SIMD2<Float>(bits) * (1.0 / 2_147_483_648.0)
+    }
+
+    /// All three colours for one frame (lanes: left, right).
+    @inlinable @inline(__always)
+    public mutating func next() -> (white: SIMD2<Float>, pink: SIMD2<Float>, brown: SIMD2<Float>) {
+        let w = white()
+        return (w * 0.4330, pinkStep(w), brownStep(w))
+    }
+
+    /// One colour for one frame. The other colours' filters rest and resume from their old
+    /// state, which is inaudible under the crossfade that brings them in.
+    @inlinable @inline(__always)
+    public mutating func next(_ color: NoiseColor) -> SIMD2<Float> {
+        let w = white()
+        switch color {
+        case .white: return w * 0.4330
+        case .pink: return pinkStep(w)
+        case .brown: return brownStep(w)
+        }
+    }
+
+    // Scale factors measured so each colour has RMS targetRMS (NoiseTests checks them).
+    @inlinable @inline(__always)
+    mutating func pinkStep(_ w: SIMD2<Float>) -> SIMD2<Float> {
         p0 = 0.99886 * p0 + w * 0.0555179
         p1 = 0.99332 * p1 + w * 0.0750759
         p2 = 0.96900 * p2 + w * 0.1538520
@@ -66,9 +102,13 @@ public struct NoiseGenerator {
         p5 = -0.7616 * p5 - w * 0.0168980
         let pink = p0 + p1 + p2 + p3 + p4 + p5 + p6 + w * 0.5362
         p6 = w * 0.115926
-        // Brown: leaky integrator, corner ≈ 10 Hz at 48 kHz; the leak keeps it from wandering off.
+        return pink * 0.1423
+    }
+
+    /// Brown: leaky integrator, corner ≈ 10 Hz at 48 kHz; the leak keeps it from wandering off.
+    @inlinable @inline(__always)
+    mutating func brownStep(_ w: SIMD2<Float>) -> SIMD2<Float> {
         brown = brown * 0.9987 + w * 0.05
-        // Scale factors measured so each colour has RMS targetRMS (NoiseTests checks them).
-        return (w * 0.4330, pink * 0.1423, brown * 0.4454)
+        return brown * 0.4454
     }
 }

@@ -52,15 +52,17 @@ struct OutputBus {
     @inline(__always)
     mutating func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
                           _ range: Range<Int>) {
+        var bus = self  // local copy: stores to the buffers could alias `self`
+        defer { self = bus }
         for i in range {
-            if fade.isMoving || mute.isMoving { gain = advanceGain() }
-            var l = left[i] * gain
-            var r = right[i] * gain
-            limiter.process(&l, &r)
+            if bus.fade.isMoving || bus.mute.isMoving { bus.gain = bus.advanceGain() }
+            var l = left[i] * bus.gain
+            var r = right[i] * bus.gain
+            bus.limiter.process(&l, &r)
             left[i] = l
             right[i] = r
-            peakLeft = max(peakLeft, abs(l))
-            peakRight = max(peakRight, abs(r))
+            bus.peakLeft = max(bus.peakLeft, abs(l))
+            bus.peakRight = max(bus.peakRight, abs(r))
         }
     }
 }

@@ -4,6 +4,9 @@ import Foundation
 /// Streams interleaved audio to a WAV file, written atomically: samples go to a temporary
 /// file beside the target, which is fsynced and renamed over it only when `finish()` succeeds.
 /// A crash or error never leaves a half-written file at the target path.
+///
+/// A target that exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is written
+/// to directly, never replaced; give `expectedFrames` so its header is right from the start.
 public final class WAVWriter {
     public enum Format: String, CaseIterable, Sendable {
         case float32 = "float"  // IEEE float, written as is
@@ -16,31 +19,45 @@ public final class WAVWriter {
     public let format: Format
     public let channels: Int
     public let sampleRate: Int
-    private let temporaryURL: URL
+    /// nil when writing straight into a device or pipe.
+    private let temporaryURL: URL?
     private let handle: FileHandle
+    private let expectedFrames: Int?
     private var frames = 0
     private var buffer: [UInt8] = []
     private var dither = RandomSource(seed: 0x5450_4446)  // deterministic: same input, same file
     private var finished = false
 
-    public init(url: URL, format: Format, channels: Int, sampleRate: Int) throws {
+    public init(url: URL, format: Format, channels: Int, sampleRate: Int, expectedFrames: Int? = nil) throws {
         self.url = url
         self.format = format
         self.channels = channels
         self.sampleRate = sampleRate
-        temporaryURL = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
-        guard FileManager.default.createFile(atPath: temporaryURL.path, contents: nil) else {
-            throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)))
+        self.expectedFrames = expectedFrames
+        var info = stat()
+        if stat(url.path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            temporaryURL = nil
+            guard let device = FileHandle(forWritingAtPath: url.path) else {
+                throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)))
+            }
+            handle = device
+        } else {
+            let temporary = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)))
+            }
+            temporaryURL = temporary
+            handle = try FileHandle(forWritingTo: temporary)
         }
-        handle = try FileHandle(forWritingTo: temporaryURL)
-        try handle.write(contentsOf: header(dataBytes: 0))  // placeholder, rewritten by finish()
+        // With a known length the header is final now; otherwise finish() rewrites it.
+        try handle.write(contentsOf: header(dataBytes: (expectedFrames ?? 0) * channels * format.bytesPerSample))
     }
 
     deinit {
         if !finished {
             try? handle.close()
-            try? FileManager.default.removeItem(at: temporaryURL)
+            if let temporaryURL { try? FileManager.default.removeItem(at: temporaryURL) }
         }
     }
 
@@ -48,23 +65,50 @@ public final class WAVWriter {
     public func write(_ channelBuffers: [UnsafeBufferPointer<Float>]) throws {
         precondition(channelBuffers.count == channels)
         let n = channelBuffers[0].count
-        buffer.removeAll(keepingCapacity: true)
-        buffer.reserveCapacity(n * channels * format.bytesPerSample)
-        for i in 0..<n {
-            for c in 0..<channels { append(channelBuffers[c][i]) }
+        let bytes = n * channels * format.bytesPerSample
+        guard (frames + n) * channels * format.bytesPerSample < Int(UInt32.max) - 64 else { throw WAVError.tooLong }
+        if buffer.count < bytes { buffer = [UInt8](repeating: 0, count: bytes) }
+        buffer.withUnsafeMutableBytes { raw in
+            switch format {
+            case .float32:
+                let out = raw.bindMemory(to: UInt32.self)
+                for c in 0..<channels {
+                    let input = channelBuffers[c]
+                    for i in 0..<n { out[i * channels + c] = input[i].bitPattern.littleEndian }
+                }
+            case .pcm24, .pcm16:
+                let width = format.bytesPerSample
+                for i in 0..<n {
+                    for c in 0..<channels {
+                        let code = quantise(channelBuffers[c][i]).littleEndian
+                        let o = (i * channels + c) * width
+                        raw[o] = UInt8(truncatingIfNeeded: code)
+                        raw[o + 1] = UInt8(truncatingIfNeeded: code >> 8)
+                        if width == 3 { raw[o + 2] = UInt8(truncatingIfNeeded: code >> 16) }
+                    }
+                }
+            }
         }
-        try handle.write(contentsOf: buffer)
+        try handle.write(contentsOf: buffer[0..<bytes])
         frames += n
-        guard frames * channels * format.bytesPerSample < Int(UInt32.max) - 64 else { throw WAVError.tooLong }
     }
 
     /// Fix the header, flush to disk and move the file into place.
     public func finish() throws {
-        try handle.seek(toOffset: 0)
-        try handle.write(contentsOf: header(dataBytes: frames * channels * format.bytesPerSample))
-        try handle.synchronize()
-        try handle.close()
         finished = true
+        guard let temporaryURL else {  // a device or pipe: nothing to rewrite or rename
+            try handle.close()
+            return
+        }
+        do {
+            try handle.seek(toOffset: 0)
+            try handle.write(contentsOf: header(dataBytes: frames * channels * format.bytesPerSample))
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? FileManager.default.removeItem(at: temporaryURL)
+            throw error
+        }
         guard rename(temporaryURL.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporaryURL)
@@ -72,19 +116,15 @@ public final class WAVWriter {
         }
     }
 
-    private func append(_ sample: Float) {
-        switch format {
-        case .float32:
-            withUnsafeBytes(of: sample.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
-        case .pcm24, .pcm16:
-            // Full scale is 2^(bits-1), as readers divide by it; +1.0 clamps to the largest code.
-            let scale: Float = format == .pcm24 ? 8_388_608 : 32768
-            // TPDF: the sum of two uniform variables of ±0.5 LSB each.
-            let noise = 0.5 * (dither.nextBipolar() + dither.nextBipolar())
-            let quantised = Int32((max(-1, min(1, sample)) * scale + noise).rounded())
-            let clamped = max(-Int32(scale), min(Int32(scale) - 1, quantised))
-            withUnsafeBytes(of: clamped.littleEndian) { buffer.append(contentsOf: $0.prefix(format.bytesPerSample)) }
-        }
+    /// An integer code for one sample, TPDF-dithered.
+    @inline(__always)
+    private func quantise(_ sample: Float) -> Int32 {
+        // Full scale is 2^(bits-1), as readers divide by it; +1.0 clamps to the largest code.
+        let scale: Float = format == .pcm24 ? 8_388_608 : 32768
+        // TPDF: the sum of two uniform variables of ±0.5 LSB each.
+        let noise = 0.5 * (dither.nextBipolar() + dither.nextBipolar())
+        let code = Int32((max(-1, min(1, sample.isNaN ? 0 : sample)) * scale + noise).rounded())
+        return max(-Int32(scale), min(Int32(scale) - 1, code))
     }
 
     private func header(dataBytes: Int) -> Data {

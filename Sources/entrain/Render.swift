@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainCore
 import EntrainEngine
 import Foundation
 
@@ -28,15 +29,31 @@ struct Render: ParsableCommand {
         guard (1...65536).contains(blockSize) else { throw ValidationError("--block-size must be 1–65536") }
     }
 
+    /// Fade-in and fade-out must fit in the render: if they do not, both shrink in proportion.
+    func fitFades(into values: ParameterValues) throws -> ParameterValues {
+        let table = Engine.parameterTable
+        let fadeIn = try table.entry(for: "/master/fade-in").index
+        let fadeOut = try table.entry(for: "/master/fade-out").index
+        let total = values[fadeIn] + values[fadeOut]
+        guard total > duration else { return values }
+        var fitted = values
+        fitted[fadeIn] *= duration / total
+        fitted[fadeOut] *= duration / total
+        FileHandle.standardError.write(Data(String(format: "note: fades shortened to %.2f s in and %.2f s out to fit %.2f s\n",
+                                                   fitted[fadeIn], fitted[fadeOut], duration).utf8))
+        return fitted
+    }
+
     func run() throws {
-        let values = try engine.parameterValues()
+        let values = try fitFades(into: engine.parameterValues())
         let host = try EngineHost(sampleRate: Double(rate), values: values)
         let frames = Int((duration * Double(rate)).rounded())
         // End with the fade-out, finishing exactly on the last frame.
         let fadeOutFrames = Int(try host.value(of: "/master/fade-out") * Double(rate))
         try host.stop(at: Int64(max(0, frames - fadeOutFrames)))
 
-        let writer = try WAVWriter(url: URL(fileURLWithPath: out), format: format, channels: 2, sampleRate: rate)
+        let writer = try WAVWriter(url: URL(fileURLWithPath: out), format: format, channels: 2, sampleRate: rate,
+                                   expectedFrames: frames)
         let renderer = OfflineRenderer(host: host, blockSize: blockSize)
         var peak: Float = 0
         try renderer.render(frames: frames) { left, right in

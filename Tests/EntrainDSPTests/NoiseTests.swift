@@ -4,17 +4,17 @@ import XCTest
 
 final class NoiseTests: XCTestCase {
     func samples(_ color: NoiseColor, count: Int = 480_000) -> [Float] {
-        var generator = NoiseGenerator(seed: 11)
+        var generator = StereoNoise(leftSeed: 11, rightSeed: 12)
         return (0..<count).map { _ in
             let n = generator.next()
-            return [n.white, n.pink, n.brown][color.rawValue]
+            return [n.white, n.pink, n.brown][color.rawValue].x
         }
     }
 
     func testEveryColourHasTheSameLoudness() {
         for color in NoiseColor.allCases {
             let rms = Measure.rms(samples(color)[4800...])
-            XCTAssertEqual(Measure.decibels(rms / Double(NoiseGenerator.targetRMS)), 0, accuracy: 0.5, "\(color)")
+            XCTAssertEqual(Measure.decibels(rms / Double(StereoNoise.targetRMS)), 0, accuracy: 0.5, "\(color)")
         }
     }
 
@@ -34,5 +34,20 @@ final class NoiseTests: XCTestCase {
 
     func testSameSeedSameNoise() {
         XCTAssertEqual(samples(.pink, count: 1000), samples(.pink, count: 1000))
+    }
+
+    /// The SIMD lanes run the scalar generator's exact sequence, and the ears are independent.
+    func testLanesAreIndependentStreamsOfTheScalarGenerator() {
+        var stereo = StereoNoise(leftSeed: 5, rightSeed: 6)
+        var left = RandomSource(seed: 5), right = RandomSource(seed: 6)
+        var sumLR = 0.0, sumLL = 0.0
+        for _ in 0..<100_000 {
+            let w = stereo.next(.white) / 0.4330
+            XCTAssertEqual(w.x, left.nextBipolar(), accuracy: 1e-6)
+            XCTAssertEqual(w.y, right.nextBipolar(), accuracy: 1e-6)
+            sumLR += Double(w.x * w.y)
+            sumLL += Double(w.x * w.x)
+        }
+        XCTAssertLessThan(abs(sumLR / sumLL), 0.02, "left and right must be uncorrelated")
     }
 }

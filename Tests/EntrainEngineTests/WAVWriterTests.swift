@@ -55,4 +55,29 @@ final class WAVWriterTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), "keep me")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["atomic.wav"])
     }
+
+    /// Writing to a pipe or device writes into it; it must never be replaced by a regular file
+    /// (an early version renamed its temporary file over /dev/null).
+    func testAPipeIsWrittenThroughNotReplaced() throws {
+        let fifo = directory.appendingPathComponent("pipe.wav")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        final class Received: @unchecked Sendable { var data = Data() }  // written by the reader thread only
+        let received = Received()
+        let reader = Thread {
+            // Opening blocks until the writer opens; reading ends when it closes.
+            received.data = FileHandle(forReadingAtPath: fifo.path)?.readDataToEndOfFile() ?? Data()
+        }
+        reader.start()
+        let samples = [Float](repeating: 0.25, count: 480)
+        let writer = try WAVWriter(url: fifo, format: .float32, channels: 1, sampleRate: 48_000, expectedFrames: 480)
+        try samples.withUnsafeBufferPointer { try writer.write([$0]) }
+        try writer.finish()
+        while !reader.isFinished { usleep(1000) }
+        var info = stat()
+        XCTAssertEqual(stat(fifo.path, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "still a FIFO")
+        let copy = directory.appendingPathComponent("copy.wav")
+        try received.data.write(to: copy)
+        XCTAssertNil(Measure.firstDifference(try WAVFile(contentsOf: copy).samples[0], samples))
+    }
 }

@@ -8,7 +8,7 @@ final class LiveAudioTests: LiveClientTestCase {
         let rec = try recorder(seconds: 4)
         let client = try startClient(["--carrier", "300", "--beat", "7"], recorder: rec)
         defer { stopClient(client) }
-        rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
+        try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
         let take = try rec.record()
         let left = Array(take[0][48_000...]), right = Array(take[1][48_000...])
         XCTAssertEqual(Spectrum(left, sampleRate: 48_000).peak(from: 250, to: 350).frequency, 300, accuracy: 0.05)
@@ -23,7 +23,7 @@ final class LiveAudioTests: LiveClientTestCase {
                         "--waveform", "triangle", "--fade-in", "1.5", "--fade-out", "5"]
         let rec = try recorder(seconds: 3)
         let client = try startClient(settings, recorder: rec)
-        rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
+        try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
         let take = try rec.record()
         stopClient(client, within: 8)
 
@@ -48,7 +48,7 @@ final class LiveAudioTests: LiveClientTestCase {
     func testInterruptFadesOutWithoutAClick() throws {
         let rec = try recorder(seconds: 2.5)
         let client = try startClient(["--fade-out", "1", "--volume", "0.8"], recorder: rec)
-        rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
+        try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
         usleep(300_000)
         let started = Date()
         kill(client.process.processIdentifier, SIGINT)

@@ -28,7 +28,7 @@ final class RealtimeProbeTests: LiveClientTestCase {
                                       "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"],
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],
                                      recorder: rec)
-        rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])  // graph changes while running
+        try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])  // graph changes while running
         _ = try rec.record()
         stopClient(client)  // the stop command and the fade-out run on the process thread too
 

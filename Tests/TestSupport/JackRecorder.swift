@@ -73,9 +73,18 @@ public final class JackRecorder {
         }
     }
 
-    /// Connect `sources` to our inputs in order.
-    public func connect(_ sources: [String]) {
-        for (c, source) in sources.enumerated() { jack_connect(client, source, "\(name):in_\(c + 1)") }
+    /// Connect `sources` to our inputs in order. A client's ports exist before it is activated,
+    /// and JACK refuses connections until then, so retry until JACK accepts.
+    public func connect(_ sources: [String], timeout: TimeInterval = 10) throws {
+        for (c, source) in sources.enumerated() {
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                let code = jack_connect(client, source, "\(name):in_\(c + 1)")
+                if code == 0 || code == EEXIST { break }
+                if Date() > deadline { throw TestSupportError.timeout("connecting \(source) (error \(code))") }
+                usleep(20_000)
+            }
+        }
     }
 
     /// Record until the buffers are full (or `timeout` passes); returns one array per channel.

@@ -15,8 +15,7 @@ public struct EntrainmentPlugin: EnginePlugin {
     var volume: Glide
     var noiseLevel: Glide
     var noiseColor: ChoiceCrossfade
-    var noiseLeft = NoiseGenerator(seed: 0x4C45_4654)   // independent streams per ear
-    var noiseRight = NoiseGenerator(seed: 0x5249_4748)
+    var noise = StereoNoise(leftSeed: 0x4C45_4654, rightSeed: 0x5249_4748)  // independent per ear
 
     public init(sampleRate: Double, values: [Double]) {
         bank = WavetableBank.shared(sampleRate: sampleRate)
@@ -57,6 +56,8 @@ public struct EntrainmentPlugin: EnginePlugin {
         }
         if noiseLevel.value != 0 || noiseLevel.isMoving { addNoise(outL, outR, range) }
         if volume.isMoving || volume.value != 1 {
+            var volume = self.volume  // local copy: see EntrainmentVoice.render
+            defer { self.volume = volume }
             for i in range {
                 let gain = Float(volume.next())
                 outL[i] *= gain
@@ -68,13 +69,23 @@ public struct EntrainmentPlugin: EnginePlugin {
     @inline(__always)
     mutating func addNoise(_ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>,
                            _ range: Range<Int>) {
+        var color = noiseColor, level = noiseLevel, noise = self.noise  // local copies: see EntrainmentVoice.render
+        defer { noiseColor = color; noiseLevel = level; self.noise = noise }
+        if !color.isMoving, let only = NoiseColor(rawValue: color.selected) {
+            for i in range {
+                let n = Float(level.next()) * noise.next(only)
+                outL[i] += n.x
+                outR[i] += n.y
+            }
+            return
+        }
         for i in range {
-            noiseColor.advance()
-            let bed = Float(noiseLevel.next())
-            let nl = noiseLeft.next(), nr = noiseRight.next()
-            let white = noiseColor.current[0], pink = noiseColor.current[1], brown = noiseColor.current[2]
-            outL[i] += bed * (white * nl.white + pink * nl.pink + brown * nl.brown)
-            outR[i] += bed * (white * nr.white + pink * nr.pink + brown * nr.brown)
+            color.advance()
+            let bed = Float(level.next())
+            let n = noise.next()
+            let mix = color.current[0] * n.white + color.current[1] * n.pink + color.current[2] * n.brown
+            outL[i] += bed * mix.x
+            outR[i] += bed * mix.y
         }
     }
 

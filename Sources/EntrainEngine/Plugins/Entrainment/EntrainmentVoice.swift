@@ -62,9 +62,13 @@ struct EntrainmentVoice {
     /// Add this voice's frames `range` to `outL`/`outR`.
     mutating func render(_ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>,
                          _ range: Range<Int>, bank: WavetableBank, inverseRate: Double) {
+        // Work on a local copy: stores to the output could alias `self`, which would force the
+        // compiler to reload every field each frame.
+        var voice = self
+        defer { self = voice }
         for i in range {
-            guard isActive else { return }
-            let (l, r) = next(bank: bank, inverseRate: inverseRate)
+            guard voice.isActive else { return }
+            let (l, r) = voice.next(bank: bank, inverseRate: inverseRate)
             outL[i] += l
             outR[i] += r
         }
@@ -118,8 +122,12 @@ struct EntrainmentVoice {
         }
         left.advance(frequency: leftFrequency, inverseRate: inverseRate)
         right.advance(frequency: rightFrequency, inverseRate: inverseRate)
-        pulse.advance(frequency: c, inverseRate: inverseRate)
-        gate.advance(frequency: b, inverseRate: inverseRate)
+        // The pulse oscillators only matter while isochronic is heard; resting otherwise, they
+        // resume from where they were, which a fade-in from silence cannot reveal.
+        if mode.isMoving || mode.selected == EntrainmentParameters.Mode.isochronic.rawValue {
+            pulse.advance(frequency: c, inverseRate: inverseRate)
+            gate.advance(frequency: b, inverseRate: inverseRate)
+        }
         if !isActive { settle() }
         return (l * gain, r * gain)
     }
