@@ -9,7 +9,7 @@ public final class OfflineRenderer {
     private let storage: UnsafeMutablePointer<Float>
     private var io = PortBuffers()
 
-    public init(host: EngineHost, blockSize: Int = 1024) {
+    public init(host: EngineHost, blockSize: Int = 256) {
         precondition(blockSize > 0)
         self.host = host
         self.blockSize = blockSize
@@ -37,6 +37,19 @@ public final class OfflineRenderer {
                 try consume(UnsafeBufferPointer(start: io[.entrainmentL], count: n),
                             UnsafeBufferPointer(start: io[.entrainmentR], count: n))
             }
+            done += n
+        }
+    }
+
+    /// Render `frames` of the entrainment pair straight into `left` and `right` (no copy).
+    public func render(frames: Int, intoLeft left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
+        var done = 0
+        while done < frames {
+            let n = min(blockSize, frames - done)
+            var direct = PortBuffers()  // only the entrainment pair: other ports are not rendered
+            direct[.entrainmentL] = left + done
+            direct[.entrainmentR] = right + done
+            host.engine.pointee.render(direct, frames: n)
             done += n
         }
     }

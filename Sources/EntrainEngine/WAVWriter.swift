@@ -1,5 +1,6 @@
 import EntrainDSP
 import Foundation
+import Glibc
 
 /// Streams interleaved audio to a WAV file, written atomically: samples go to a temporary
 /// file beside the target, which is fsynced and renamed over it only when `finish()` succeeds.
@@ -68,28 +69,33 @@ public final class WAVWriter {
         let bytes = n * channels * format.bytesPerSample
         guard (frames + n) * channels * format.bytesPerSample < Int(UInt32.max) - 64 else { throw WAVError.tooLong }
         if buffer.count < bytes { buffer = [UInt8](repeating: 0, count: bytes) }
+        let channels = self.channels
+        var rng = dither  // a local copy stays in registers; written back below
+        defer { dither = rng }
         buffer.withUnsafeMutableBytes { raw in
-            switch format {
-            case .float32:
-                let out = raw.bindMemory(to: UInt32.self)
-                for c in 0..<channels {
-                    let input = channelBuffers[c]
+            for c in 0..<channels {
+                let input = channelBuffers[c]
+                switch format {
+                case .float32:
+                    let out = raw.bindMemory(to: UInt32.self)
                     for i in 0..<n { out[i * channels + c] = input[i].bitPattern.littleEndian }
-                }
-            case .pcm24, .pcm16:
-                let width = format.bytesPerSample
-                for i in 0..<n {
-                    for c in 0..<channels {
-                        let code = quantise(channelBuffers[c][i]).littleEndian
-                        let o = (i * channels + c) * width
+                case .pcm16:
+                    let out = raw.bindMemory(to: Int16.self)
+                    for i in 0..<n {
+                        out[i * channels + c] = Int16(truncatingIfNeeded: Self.quantise(input[i], scale: 32768, &rng)).littleEndian
+                    }
+                case .pcm24:
+                    for i in 0..<n {
+                        let code = Self.quantise(input[i], scale: 8_388_608, &rng)
+                        let o = (i * channels + c) * 3
                         raw[o] = UInt8(truncatingIfNeeded: code)
                         raw[o + 1] = UInt8(truncatingIfNeeded: code >> 8)
-                        if width == 3 { raw[o + 2] = UInt8(truncatingIfNeeded: code >> 16) }
+                        raw[o + 2] = UInt8(truncatingIfNeeded: code >> 16)
                     }
                 }
             }
         }
-        try handle.write(contentsOf: buffer[0..<bytes])
+        try buffer.withUnsafeBytes { try writeAll(UnsafeRawBufferPointer(rebasing: $0[0..<bytes])) }
         frames += n
     }
 
@@ -116,15 +122,31 @@ public final class WAVWriter {
         }
     }
 
-    /// An integer code for one sample, TPDF-dithered.
+    /// write(2) until every byte is out (FileHandle would copy the bytes into Data first).
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+    }
+
+    /// An integer code for one sample, TPDF-dithered, for full scale `scale` = 2^(bits-1) (readers
+    /// divide by it; +1.0 clamps to the largest code). Branch-free: it runs for every sample.
     @inline(__always)
-    private func quantise(_ sample: Float) -> Int32 {
-        // Full scale is 2^(bits-1), as readers divide by it; +1.0 clamps to the largest code.
-        let scale: Float = format == .pcm24 ? 8_388_608 : 32768
-        // TPDF: the sum of two uniform variables of ±0.5 LSB each.
-        let noise = 0.5 * (dither.nextBipolar() + dither.nextBipolar())
-        let code = Int32((max(-1, min(1, sample.isNaN ? 0 : sample)) * scale + noise).rounded())
-        return max(-Int32(scale), min(Int32(scale) - 1, code))
+    private static func quantise(_ sample: Float, scale: Double, _ rng: inout RandomSource) -> Int32 {
+        // TPDF: two uniform variables of ±0.5 LSB each, from the two halves of one random word.
+        let bits = rng.nextUInt32()
+        let noise = Double(Int32(bits & 0xFFFF) + Int32(bits >> 16)) * (1.0 / 65536) - 1
+        let x = Double(sample == sample ? sample : 0) * scale + noise  // NaN becomes silence
+        let clamped = Swift.min(Swift.max(x, -scale), scale - 1)
+        // Adding 1.5·2^52 rounds to the nearest integer in the low mantissa bits.
+        let magic = 6_755_399_441_055_744.0
+        return Int32(truncatingIfNeeded: Int64(bitPattern: (clamped + magic).bitPattern) - Int64(bitPattern: magic.bitPattern))
     }
 
     private func header(dataBytes: Int) -> Data {

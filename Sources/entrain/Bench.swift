@@ -5,51 +5,71 @@ import Foundation
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure the engine: offline real-time factor and the cost of the process path.")
+        abstract: "Measure the engine: offline render speed and the cost of the process path.",
+        discussion: "Each figure is the median of --runs runs (this machine's speed varies from run to run).")
 
-    @Option(help: "Seconds of audio for the offline render measurement.")
+    @Option(help: "Seconds of audio for the offline measurements.")
     var seconds = 600.0
     @Option(help: "Seconds of audio per process-path measurement.")
     var processSeconds = 60.0
+    @Option(help: "Runs per measurement; the median is reported.")
+    var runs = 5
 
     func run() throws {
-        let rate = 48000.0
         // The benchmark session: one binaural voice (200 Hz / 10 Hz) plus pink noise, as SBaGen's
-        // typical `pink/40 200+10/20` would be.
-        var options = try EngineOptions.parse(["--noise", "pink", "--noise-level", "0.4"])
-        options.fadeIn = "2"
-        let values = try options.parameterValues()
+        // `pink/40 200+10/20` would be.
+        let values = try EngineOptions.parse(["--noise", "pink", "--noise-level", "0.4"]).parameterValues()
+        print("machine: \(Self.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores; median of \(runs) runs")
 
-        print("machine: \(Self.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        let frames = Int(seconds * rate)
-        let offline = try measure(values: values, rate: rate, frames: frames, block: 4096)
-        print(String(format: "offline render, binaural + pink, 48 kHz: %.0f s of audio in %.3f s = %.0fx real time",
-                     seconds, offline, seconds / offline))
+        let minutes = String(format: "%.0f min", seconds / 60)
+        let engineOnly = try median { try timeEngine(values, frames: Int(seconds * 48_000), block: 256) }
+        print(String(format: "engine only, binaural + pink, 48 kHz, %@: %.3f s = %.0fx real time", minutes, engineOnly, seconds / engineOnly))
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("entrain-bench-\(getpid()).wav")
+        defer { try? FileManager.default.removeItem(at: file) }
+        for format in [WAVWriter.Format.pcm16, .float32] {
+            let job = RenderJob(values: values, duration: seconds, sampleRate: 48_000, format: format)
+            let elapsed = try median { try time { _ = try job.run(to: file) } }
+            print(String(format: "entrain render to a %@ WAV file, %@: %.3f s = %.0fx real time",
+                         format == .pcm16 ? "16-bit" : "float", minutes, elapsed, seconds / elapsed))
+        }
+
         for period in [64, 256] {
-            let n = Int(processSeconds * rate)
-            let elapsed = try measure(values: values, rate: rate, frames: n, block: period)
-            let nsPerFrame = elapsed / Double(n) * 1e9
-            let load = nsPerFrame * rate / 1e9 * 100
-            print(String(format: "process path, period %3d: %.1f ns/frame (%.2f %% of one core at 48 kHz)",
-                         period, nsPerFrame, load))
+            let frames = Int(processSeconds * 48_000)
+            let elapsed = try median { try timeEngine(values, frames: frames, block: period) }
+            let nsPerFrame = elapsed / Double(frames) * 1e9
+            print(String(format: "process path, period %3d: %.1f ns/frame = %.2f %% of one core at 48 kHz",
+                         period, nsPerFrame, nsPerFrame * 48_000 / 1e9 * 100))
         }
     }
 
-    /// Wall-clock seconds to render `frames` in blocks of `block`.
-    private func measure(values: ParameterValues, rate: Double, frames: Int, block: Int) throws -> Double {
-        let host = try EngineHost(sampleRate: rate, values: values)
+    func median(_ measure: () throws -> Double) rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<max(1, runs) { times.append(try measure()) }
+        return times.sorted()[times.count / 2]
+    }
+
+    func time(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// Seconds to render `frames` through the engine in blocks of `block`, into memory.
+    func timeEngine(_ values: ParameterValues, frames: Int, block: Int) throws -> Double {
+        let host = try EngineHost(sampleRate: 48_000, values: values)
         let renderer = OfflineRenderer(host: host, blockSize: block)
         var checksum: Float = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        var done = 0
-        while done < frames {
-            let n = min(block, frames - done)
-            renderer.renderBlock(n) { io in checksum += io[.entrainmentL]![0] }
-            done += n
+        let elapsed = time {
+            var done = 0
+            while done < frames {
+                let n = min(block, frames - done)
+                renderer.renderBlock(n) { io in checksum += io[.entrainmentL]![0] }
+                done += n
+            }
         }
-        let end = DispatchTime.now().uptimeNanoseconds
         if checksum.isNaN { print("warning: NaN in output") }
-        return Double(end - start) / 1e9
+        return elapsed
     }
 
     static func cpuModel() -> String {
@@ -59,5 +79,3 @@ struct Bench: ParsableCommand {
         return name.trimmingCharacters(in: .whitespaces)
     }
 }
-
-

@@ -1,5 +1,4 @@
 import ArgumentParser
-import EntrainCore
 import EntrainEngine
 import Foundation
 
@@ -14,12 +13,12 @@ struct Render: ParsableCommand {
     var duration: Double
     @Option(help: "Sample rate in Hz.")
     var rate: Int = 48000
-    @Option(help: "Output WAV file (written atomically).")
+    @Option(help: "Output WAV file (written atomically; devices and pipes are written through).")
     var out: String
     @Option(help: "Sample format: float (32-bit float), 24 or 16 (integer, TPDF-dithered).")
     var format: WAVWriter.Format = .float32
     @Option(name: .customLong("block-size"), help: "Frames per engine call; does not change the output.")
-    var blockSize = 1024
+    var blockSize = 256
 
     func validate() throws {
         guard duration.isFinite, duration > 0, duration <= 24 * 3600 else {
@@ -29,39 +28,12 @@ struct Render: ParsableCommand {
         guard (1...65536).contains(blockSize) else { throw ValidationError("--block-size must be 1–65536") }
     }
 
-    /// Fade-in and fade-out must fit in the render: if they do not, both shrink in proportion.
-    func fitFades(into values: ParameterValues) throws -> ParameterValues {
-        let table = Engine.parameterTable
-        let fadeIn = try table.entry(for: "/master/fade-in").index
-        let fadeOut = try table.entry(for: "/master/fade-out").index
-        let total = values[fadeIn] + values[fadeOut]
-        guard total > duration else { return values }
-        var fitted = values
-        fitted[fadeIn] *= duration / total
-        fitted[fadeOut] *= duration / total
-        FileHandle.standardError.write(Data(String(format: "note: fades shortened to %.2f s in and %.2f s out to fit %.2f s\n",
-                                                   fitted[fadeIn], fitted[fadeOut], duration).utf8))
-        return fitted
-    }
-
     func run() throws {
-        let values = try fitFades(into: engine.parameterValues())
-        let host = try EngineHost(sampleRate: Double(rate), values: values)
-        let frames = Int((duration * Double(rate)).rounded())
-        // End with the fade-out, finishing exactly on the last frame.
-        let fadeOutFrames = Int(try host.value(of: "/master/fade-out") * Double(rate))
-        try host.stop(at: Int64(max(0, frames - fadeOutFrames)))
-
-        let writer = try WAVWriter(url: URL(fileURLWithPath: out), format: format, channels: 2, sampleRate: rate,
-                                   expectedFrames: frames)
-        let renderer = OfflineRenderer(host: host, blockSize: blockSize)
-        var peak: Float = 0
-        try renderer.render(frames: frames) { left, right in
-            try writer.write([left, right])
-            for i in 0..<left.count { peak = max(peak, abs(left[i]), abs(right[i])) }
-        }
-        try writer.finish()
-        let peakText = peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(peak))) : "silence"
-        print("wrote \(out): \(frames) frames, \(duration) s at \(rate) Hz, \(format.rawValue), peak \(peakText)")
+        var job = RenderJob(values: try engine.parameterValues(), duration: duration, sampleRate: rate, format: format)
+        job.blockSize = blockSize
+        let result = try job.run(to: URL(fileURLWithPath: out))
+        if let note = result.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        let peak = result.peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(result.peak))) : "silence"
+        print("wrote \(out): \(result.frames) frames, \(duration) s at \(rate) Hz, \(format.rawValue), peak \(peak)")
     }
 }

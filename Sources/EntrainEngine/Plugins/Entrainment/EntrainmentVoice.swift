@@ -66,11 +66,66 @@ struct EntrainmentVoice {
         // compiler to reload every field each frame.
         var voice = self
         defer { self = voice }
+        if voice.isSteady {
+            voice.renderSteady(outL, outR, range, bank: bank, inverseRate: inverseRate)
+            return
+        }
         for i in range {
             guard voice.isActive else { return }
             let (l, r) = voice.next(bank: bank, inverseRate: inverseRate)
             outL[i] += l
             outR[i] += r
+        }
+    }
+
+    /// Nothing moving: every glide and crossfade at rest, the voice audible.
+    @inline(__always)
+    var isSteady: Bool {
+        level.value != 0 && !level.isMoving && !carrier.isMoving && !beat.isMoving && !duty.isMoving
+            && !edge.isMoving && !mode.isMoving && !waveform.isMoving
+    }
+
+    /// The steady state, with the per-frame bookkeeping hoisted out of the loop. It performs the
+    /// same arithmetic as `next` frame by frame, so its output is identical (the block-size test
+    /// and the live-vs-offline test would show any difference).
+    @inline(__always)
+    mutating func renderSteady(_ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>,
+                               _ range: Range<Int>, bank: WavetableBank, inverseRate: Double) {
+        let c = carrier.value, b = beat.value, gain = Float(level.value)
+        let leftFrequency = centered ? c + b * 0.5 : c
+        let rightFrequency = centered ? c - b * 0.5 : c + b
+        let shape = Waveform(rawValue: waveform.selected) ?? .sine
+        switch mode.selected {
+        case EntrainmentParameters.Mode.binaural.rawValue:
+            for i in range {
+                let l = left.value(shape, frequency: leftFrequency, bank: bank)
+                let r = right.value(shape, frequency: rightFrequency, bank: bank)
+                left.advance(frequency: leftFrequency, inverseRate: inverseRate)
+                right.advance(frequency: rightFrequency, inverseRate: inverseRate)
+                outL[i] += l * gain
+                outR[i] += r * gain
+            }
+        case EntrainmentParameters.Mode.monaural.rawValue:
+            for i in range {
+                let sum = 0.5 * (left.value(shape, frequency: leftFrequency, bank: bank)
+                    + right.value(shape, frequency: rightFrequency, bank: bank))
+                left.advance(frequency: leftFrequency, inverseRate: inverseRate)
+                right.advance(frequency: rightFrequency, inverseRate: inverseRate)
+                outL[i] += sum * gain
+                outR[i] += sum * gain
+            }
+        default:
+            let dutyNow = duty.value, edgeNow = edge.value
+            for i in range {
+                let g = IsochronicGate.value(phase: gate.phase, duty: dutyNow, edge: edgeNow)
+                let t = g == 0 ? 0 : g * pulse.value(shape, frequency: c, bank: bank)
+                left.advance(frequency: leftFrequency, inverseRate: inverseRate)
+                right.advance(frequency: rightFrequency, inverseRate: inverseRate)
+                pulse.advance(frequency: c, inverseRate: inverseRate)
+                gate.advance(frequency: b, inverseRate: inverseRate)
+                outL[i] += t * gain
+                outR[i] += t * gain
+            }
         }
     }
 
