@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "EntrainEngine", "CJack"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "EntrainEngine", "EntrainJACK", "CJack",
+                                                           .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v5]
 )
