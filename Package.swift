@@ -22,6 +22,7 @@ let package = Package(
         // System libraries, with C shims for what Swift cannot call (variadics, FPU flags).
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
 
         // Pure DSP building blocks: value types, no I/O, no allocation after init.
         .target(name: "EntrainDSP", swiftSettings: realtimeFlags),
@@ -38,20 +39,24 @@ let package = Package(
         .target(name: "EntrainJACK",
                 dependencies: ["CJack", "EntrainEngine", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
+        // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema.
+        .target(name: "EntrainControl",
+                dependencies: ["CLo", "EntrainCore", "EntrainEngine", .product(name: "Logging", package: "swift-log")]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
-            dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore",
+            dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
             // Bind every symbol at start-up so the first process cycle never enters the dynamic linker.
             linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"])]),
 
-        .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "EntrainEngine", "EntrainJACK", "CJack",
+        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainEngine", "EntrainCore", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "EntrainEngine", "EntrainJACK", "EntrainControl", "CJack",
                                                            .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v5]

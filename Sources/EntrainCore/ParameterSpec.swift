@@ -85,6 +85,35 @@ public struct ParameterSpec: Sendable {
         }
     }
 
+    /// Map 0…1 (a fader) onto the parameter, with its curve: linear, or logarithmic (equal ratios
+    /// per step) for frequencies. Choices split 0…1 into equal bands; toggles switch at 0.5.
+    /// Out-of-range input is clamped: a fader cannot ask for the impossible.
+    public func value(fromNormalized n: Double) -> Double {
+        let x = n.isNaN ? 0 : Swift.min(1, Swift.max(0, n))
+        switch kind {
+        case .continuous(let range, _, let curve):
+            if curve == .logarithmic && range.lowerBound > 0 {
+                return range.lowerBound * pow(range.upperBound / range.lowerBound, x)
+            }
+            return range.lowerBound + x * (range.upperBound - range.lowerBound)
+        case .choice(let options, _): return Double(Swift.min(options.count - 1, Int(x * Double(options.count))))
+        case .toggle: return x >= 0.5 ? 1 : 0
+        }
+    }
+
+    /// The inverse of `value(fromNormalized:)`: where a fader should sit for `value`.
+    public func normalized(_ value: Double) -> Double {
+        switch kind {
+        case .continuous(let range, _, let curve):
+            if curve == .logarithmic && range.lowerBound > 0 {
+                return log(value / range.lowerBound) / log(range.upperBound / range.lowerBound)
+            }
+            return (value - range.lowerBound) / (range.upperBound - range.lowerBound)
+        case .choice(let options, _): return options.count > 1 ? (value + 0.5) / Double(options.count) : 0
+        case .toggle: return value
+        }
+    }
+
     /// The value as a person would write it: option names for choices, numbers otherwise.
     public func describe(_ value: Double) -> String {
         switch kind {
@@ -96,7 +125,7 @@ public struct ParameterSpec: Sendable {
         }
     }
 
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -1,14 +1,18 @@
 import EntrainCore
+import Synchronization
 
 /// Owns one engine and everything it points at, and is the only way the control side talks to it.
 ///
-/// Not thread-safe by design: exactly one control thread sends (the command ring is
-/// single-producer). The process thread reaches the engine through `engine` only.
-public final class EngineHost {
+/// Any control thread may call it (OSC, the run loop, sessions): a mutex serialises them in front
+/// of the single-producer command ring. The process thread never takes it; it reaches the engine
+/// through `engine` and the ring only.
+public final class EngineHost: @unchecked Sendable {
     public let sampleRate: Double
     public let table = Engine.parameterTable
-    /// The values as last sent (what a query answers); the engine glides towards them.
-    public private(set) var values: ParameterValues
+    /// The values as last sent (what a query answers), guarding the ring's producer side too.
+    private let state: Mutex<ParameterValues>
+    /// The values as last sent; the engine glides towards them.
+    public var values: ParameterValues { state.withLock { $0 } }
     public let engine: UnsafeMutablePointer<Engine>
     let ring: UnsafeMutablePointer<CommandRing>
     public let status: UnsafeMutablePointer<EngineStatus>
@@ -17,7 +21,7 @@ public final class EngineHost {
         let values = values ?? Engine.parameterTable.defaults
         try Engine.parameterTable.checkConstraints(values)
         self.sampleRate = sampleRate
-        self.values = values
+        state = Mutex(values)
         ring = .allocate(capacity: 1)
         ring.initialize(to: CommandRing(capacity: ringCapacity))
         status = .allocate(capacity: 1)
@@ -39,33 +43,42 @@ public final class EngineHost {
     /// Validate and send a change in natural units. `glide` nil = the parameter's own smoothing.
     /// Applies at `frame` (engine clock), or at the start of the next period when nil or past.
     public func set(_ address: String, _ value: Double, glide: Double? = nil, at frame: Int64? = nil) throws {
-        let entry = try table.validate(address, value, in: values)
-        let seconds = glide ?? entry.spec.glideSeconds
-        guard seconds.isFinite, seconds >= 0, seconds <= 24 * 3600 else {
-            throw ParameterError.constraint(address, reason: "glide time must be 0 to 86400 seconds")
+        try state.withLock { values in
+            let entry = try table.validate(address, value, in: values)
+            let seconds = glide ?? entry.spec.glideSeconds
+            guard seconds.isFinite, seconds >= 0, seconds <= 24 * 3600 else {
+                throw ParameterError.constraint(address, reason: "glide time must be 0 to 86400 seconds")
+            }
+            try push(.set(entry.index, to: value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
+                          exponential: entry.spec.glidesExponentially))
+            values[entry.index] = value
         }
-        try send(.set(entry.index, to: value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
-                      exponential: entry.spec.glidesExponentially))
-        values[entry.index] = value
     }
 
     /// Fade every output to silence over the configured fade-out; `isStopped` turns true after.
     public func stop(at frame: Int64? = nil) throws {
-        let seconds = values[table.pluginOffsets[1] + MasterParameters.fadeOut]
+        let seconds = try value(of: "/master/fade-out")
         try send(Command(frame: frame ?? 0, kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
     }
 
     public var isStopped: Bool { status.pointee.stopped.load(ordering: .acquiring) }
+    public var isPanicked: Bool { status.pointee.panicked.load(ordering: .relaxed) }
 
     /// Silence within one period (10 ms fade) until `resume`.
     public func panic() throws { try send(Command(frame: 0, kind: .panic, glideFrames: Int(0.01 * sampleRate))) }
 
+    /// Undo a panic, fading back in over the configured fade-in.
     public func resume() throws {
-        let seconds = values[table.pluginOffsets[1] + MasterParameters.fadeIn]
+        let seconds = try value(of: "/master/fade-in")
         try send(Command(frame: 0, kind: .resume, glideFrames: Int(seconds * sampleRate)))
     }
 
     public func send(_ command: Command) throws {
+        try state.withLock { _ in try push(command) }
+    }
+
+    /// Call with the lock held: the ring has one producer at a time.
+    private func push(_ command: Command) throws {
         guard ring.pointee.push(command) else { throw EngineError.commandQueueFull }
     }
 

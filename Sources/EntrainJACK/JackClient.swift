@@ -6,7 +6,7 @@ import Logging
 
 /// The JACK side of entrain: one client with the documented ports. It only forwards JACK's
 /// callbacks; all audio work happens in the engine the process context points at.
-public final class JackClient {
+public final class JackClient: @unchecked Sendable {
     public struct Options {
         public var name = "entrain"
         /// nil = the default server ($JACK_DEFAULT_SERVER or "default").
@@ -44,6 +44,7 @@ public final class JackClient {
         }
         context = .allocate(capacity: 1)
         context.initialize(to: ProcessContext())
+        context.pointee.client = client
         context.pointee.sampleRate.store(Int(jack_get_sample_rate(client)), ordering: .relaxed)
         context.pointee.bufferSize.store(Int(jack_get_buffer_size(client)), ordering: .relaxed)
         do {
@@ -68,6 +69,20 @@ public final class JackClient {
     /// DSP load of the whole JACK graph, percent.
     public var cpuLoad: Float { closed ? 0 : jack_cpu_load(client) }
     public var playbackLatency: Int { context.pointee.playbackLatency.load(ordering: .relaxed) }
+
+    /// The engine frame that plays at `unixTime` (seconds, CLOCK_REALTIME), from the latest cycle's
+    /// start at the nominal sample rate; nil before the first cycle. JACK's clock is monotonic,
+    /// so the wall-clock offset is read now, next to jack_get_time.
+    public func engineFrame(atUnixTime unixTime: Double) -> Int64? {
+        guard let anchor = context.pointee.anchor() else { return nil }
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let jackNow = Double(jack_get_time())
+        let wallNow = Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
+        let jackMicros = unixTime * 1e6 - (wallNow - jackNow)
+        let offset = (jackMicros - Double(anchor.micros)) * sampleRate / 1e6
+        return anchor.frame + Int64(offset.rounded())
+    }
 
     /// The full JACK name of one of our ports ("entrain:entrainment_L").
     public func fullName(of port: ClientPort) -> String { "\(name):\(port.name)" }

@@ -9,6 +9,7 @@ import Synchronization
 /// control side publishes the new one in `incoming`; the process thread takes it at the start
 /// of a period and hands the old one back through `retired` for the control side to free.
 struct ProcessContext: ~Copyable {
+    // (The anchor below is what maps OSC time tags onto engine frames.)
     var ports = InlineArray<7, OpaquePointer?>(repeating: nil)
     var engine: UnsafeMutablePointer<Engine>?
     let incoming = Atomic<UnsafeMutablePointer<Engine>?>(nil)
@@ -19,8 +20,25 @@ struct ProcessContext: ~Copyable {
     let bufferSize = Atomic<Int>(0)
     /// Playback latency of entrainment_L in frames (max of the range), from the latency callback.
     let playbackLatency = Atomic<Int>(0)
+    var client: OpaquePointer?
+    /// Where the current cycle starts: engine frame and JACK time (µs), published each cycle
+    /// under a sequence number (odd while writing) so readers get a consistent pair.
+    let anchorSequence = Atomic<Int>(0)
+    let anchorFrame = Atomic<Int>(0)
+    let anchorMicros = Atomic<UInt64>(0)
 
     init() {}
+
+    /// Control side: (engine frame, JACK µs) at the start of the latest cycle, nil before the first.
+    func anchor() -> (frame: Int64, micros: UInt64)? {
+        while true {
+            let before = anchorSequence.load(ordering: .acquiring)
+            if before == 0 { return nil }
+            if before & 1 == 1 { continue }
+            let frame = anchorFrame.load(ordering: .relaxed), micros = anchorMicros.load(ordering: .relaxed)
+            if anchorSequence.load(ordering: .acquiring) == before { return (Int64(frame), micros) }
+        }
+    }
 
     /// The JACK process callback's body. Its only C calls are jack_port_get_buffer; the engine's
     /// render is compiler-checked with @_noLocks, and the run-time probe test covers the rest.
@@ -36,11 +54,24 @@ struct ProcessContext: ~Copyable {
             }
         }
         if let engine {
+            publishAnchor(engineFrame: engine.pointee.frame)
             engine.pointee.render(io, frames: Int(frames))
         } else {
             for i in 0..<7 where i != ClientPort.beatIn.rawValue {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }
             }
         }
+    }
+
+    /// jack_get_cycle_times is real-time safe and gives the filtered start time of this cycle.
+    private func publishAnchor(engineFrame: Int64) {
+        guard let client else { return }
+        var frames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
+        var period: Float = 0
+        guard jack_get_cycle_times(client, &frames, &current, &next, &period) == 0 else { return }
+        anchorSequence.add(1, ordering: .releasing)
+        anchorFrame.store(Int(engineFrame), ordering: .relaxed)
+        anchorMicros.store(current, ordering: .relaxed)
+        anchorSequence.add(1, ordering: .releasing)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainControl
 import EntrainEngine
 import EntrainJACK
 import Foundation
@@ -9,6 +10,7 @@ struct Run: ParsableCommand {
         abstract: "Run the JACK client until Ctrl-C (which fades out, then exits).")
 
     @OptionGroup var engine: EngineOptions
+    @OptionGroup var osc: OSCOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -27,13 +29,18 @@ struct Run: ParsableCommand {
 
         let client = try JackClient(options: .init(name: name, server: server), logger: logger)
         defer { client.close() }
-        var host = try EngineHost(sampleRate: client.sampleRate, values: values)
-        try client.activate(host: host)
+        let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: values))
+        try client.activate(host: current.host)
         if autoconnect { try client.autoconnect() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
 
+        let meter = PeakMeter()
+        let oscServer = try startOSC(current: current, client: client, meter: meter, logger: logger)
+        defer { oscServer?.stop() }
+
         var status = StatusLine()
         var stopDeadline: Date?
+        var nextMeter = Date()
         while true {
             usleep(20_000)
             client.collectRetiredEngines()
@@ -42,24 +49,42 @@ struct Run: ParsableCommand {
                 logger.error("the JACK server shut down; exiting")
                 throw ExitCode(1)
             }
-            if Double(host.sampleRate) != client.sampleRate {
+            if current.host.sampleRate != client.sampleRate {
                 // Prepare a new engine at the new rate off the process thread, then swap it in.
                 logger.notice("sample rate changed to \(Int(client.sampleRate)) Hz; re-preparing the engine")
-                host = try EngineHost(sampleRate: client.sampleRate, values: host.values)
+                let host = try EngineHost(sampleRate: client.sampleRate, values: current.host.values)
                 client.replace(with: host)
+                current.replace(with: host)
+            }
+            if Date() >= nextMeter {
+                meter.record(current.host.status.pointee.takePeaks())
+                nextMeter = Date().addingTimeInterval(0.05)
             }
             let signals = SignalWatcher.received
             if signals >= 2 { break }  // a second Ctrl-C: stop now
             if signals == 1 && stopDeadline == nil {
-                try host.stop()
-                let fade = try host.value(of: "/master/fade-out")
+                try current.host.stop()
+                let fade = try current.host.value(of: "/master/fade-out")
                 stopDeadline = Date().addingTimeInterval(fade + 1)
                 if !quiet { status.finish() }
                 logger.info("stopping: fading out over \(fade) s")
             }
-            if let deadline = stopDeadline, host.isStopped || Date() > deadline { break }
-            if !quiet && stopDeadline == nil { status.update(host: host, client: client) }
+            if let deadline = stopDeadline, current.host.isStopped || Date() > deadline { break }
+            if !quiet && stopDeadline == nil { status.update(host: current.host, client: client, meter: meter) }
         }
-        logger.info("stopped after \(String(format: "%.1f", Double(host.frame) / host.sampleRate)) s, \(client.xruns) xruns")
+        logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(client.xruns) xruns")
+    }
+
+    private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, logger: Logger) throws -> OSCServer? {
+        guard !osc.disabled else { return nil }
+        let router = OSCRouter(
+            host: { current.host },
+            frame: { client.engineFrame(atUnixTime: $0.unixTime) },
+            status: { StatusReport.arguments(host: current.host, client: client) })
+        let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
+                                   meter: meter, logger: logger)
+        server.start()
+        logger.info("OSC on udp://\(server.address)")
+        return server
     }
 }

@@ -1,3 +1,4 @@
+import EntrainControl
 import EntrainEngine
 import EntrainJACK
 import Foundation
@@ -8,11 +9,11 @@ struct StatusLine {
     let isTerminal = isatty(STDERR_FILENO) != 0
     private var lastPrint = Date.distantPast
 
-    mutating func update(host: EngineHost, client: JackClient) {
+    mutating func update(host: EngineHost, client: JackClient, meter: PeakMeter) {
         let interval: TimeInterval = isTerminal ? 0.25 : 5
         guard Date().timeIntervalSince(lastPrint) >= interval else { return }
         lastPrint = Date()
-        let line = Self.describe(host: host, xruns: client.xruns, load: client.cpuLoad)
+        let line = Self.describe(host: host, peakDecibels: meter.decibels, xruns: client.xruns, load: client.cpuLoad)
         if isTerminal {
             FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
         } else {
@@ -25,7 +26,7 @@ struct StatusLine {
         if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
-    static func describe(host: EngineHost, xruns: Int, load: Float) -> String {
+    static func describe(host: EngineHost, peakDecibels: (left: Float, right: Float), xruns: Int, load: Float) -> String {
         let seconds = Int(Double(host.frame) / host.sampleRate)
         let elapsed = String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
         let table = host.table
@@ -33,10 +34,9 @@ struct StatusLine {
             guard let entry = try? table.entry(for: address) else { return "?" }
             return entry.spec.describe(host.values[entry.index])
         }
-        let peaks = host.status.pointee.takePeaks()
-        let peak = max(peaks.left, peaks.right)
-        let peakText = peak > 0 ? String(format: "%6.1f dBFS", 20 * log10(Double(peak))) : "  -inf dBFS"
-        let panic = host.status.pointee.panicked.load(ordering: .relaxed) ? "  PANIC" : ""
+        let peak = max(peakDecibels.left, peakDecibels.right)
+        let peakText = peak > -120 ? String(format: "%6.1f dBFS", peak) : "  -inf dBFS"
+        let panic = host.isPanicked ? "  PANIC" : ""
         return "\(elapsed)  \(text("/entrain/mode")) \(text("/entrain/carrier")) / \(text("/entrain/beat"))"
             + "  peak \(peakText)  xruns \(xruns)  DSP \(String(format: "%4.1f", load))%\(panic)"
     }

@@ -1,0 +1,77 @@
+import EntrainCore
+import EntrainEngine
+import Foundation
+
+/// Two-way feedback: every parameter change, whatever made it (OSC, the command line, a session),
+/// goes to the subscribers on its own address and on ADDRESS/norm. The hub compares the engine's
+/// values 30 times a second, which also coalesces bursts to at most 30 messages per second per
+/// address. Meters go out 15 times a second. Used from the server thread only.
+final class FeedbackHub {
+    static let valueInterval = 1.0 / 30
+    static let meterInterval = 1.0 / 15
+    static let maximumSubscribers = 64
+
+    private let host: @Sendable () -> EngineHost
+    private let meter: PeakMeter
+    /// Targets from --osc-feedback: never removed by /osc/unsubscribe.
+    private let fixed: Set<SocketAddress>
+    private(set) var subscribers: Set<SocketAddress>
+    private var lastSent: ParameterValues?
+    private var nextValueCheck = 0.0
+    private var nextMeter = 0.0
+
+    init(host: @escaping @Sendable () -> EngineHost, meter: PeakMeter, fixed: [SocketAddress]) {
+        self.host = host
+        self.meter = meter
+        self.fixed = Set(fixed)
+        subscribers = Set(fixed)
+    }
+
+    var targets: Set<SocketAddress> { subscribers }
+
+    /// Add a target; returns false when the list is full. A new subscriber gets the whole state.
+    func subscribe(_ target: SocketAddress) -> Bool {
+        guard subscribers.contains(target) || subscribers.count < Self.maximumSubscribers else { return false }
+        subscribers.insert(target)
+        return true
+    }
+
+    /// Remove every non-fixed target on the sender's host.
+    func unsubscribe(from sender: SocketAddress) {
+        subscribers = subscribers.filter { $0.ip != sender.ip || fixed.contains($0) }
+    }
+
+    /// Every parameter on its address and its /norm address: what a new subscriber needs.
+    func fullState() -> [OSCMessage] {
+        let engine = host()
+        return engine.table.entries.flatMap { messages(for: $0, value: engine.values[$0.index]) }
+    }
+
+    /// What is due at `now` for all subscribers: changed values and meters.
+    func tick(now: Double) -> [OSCMessage] {
+        guard !subscribers.isEmpty else { return [] }
+        var out: [OSCMessage] = []
+        if now >= nextValueCheck {
+            nextValueCheck = now + Self.valueInterval
+            let engine = host()
+            let values = engine.values
+            if let last = lastSent, last.storage.count == values.storage.count {
+                for entry in engine.table.entries where values[entry.index] != last[entry.index] {
+                    out += messages(for: entry, value: values[entry.index])
+                }
+            }
+            lastSent = values
+        }
+        if now >= nextMeter {
+            nextMeter = now + Self.meterInterval
+            let db = meter.decibels
+            out.append(OSCMessage("/meter/entrainment", [.float(db.left), .float(db.right)]))
+        }
+        return out
+    }
+
+    private func messages(for entry: ParameterTable.Entry, value: Double) -> [OSCMessage] {
+        [OSCMessage(entry.spec.address, [OSCRouter.natural(value, entry.spec)]),
+         OSCMessage(entry.spec.address + "/norm", [.float(Float(entry.spec.normalized(value)))])]
+    }
+}

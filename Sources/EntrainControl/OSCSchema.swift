@@ -1,0 +1,117 @@
+import EntrainCore
+import EntrainEngine
+import Foundation
+
+/// osc-schema.md, generated from the parameter table (`entrain osc-schema > osc-schema.md`).
+/// A test compares the committed file with this output, so the two cannot drift apart.
+public enum OSCSchema {
+    public static func markdown(table: ParameterTable = Engine.parameterTable) -> String {
+        var out = """
+        # entrain OSC address space
+
+        Generated from the engine's parameter table by `entrain osc-schema > osc-schema.md`; a test fails
+        when this file and the table disagree. Everything here works the same from TouchOSC, `oscsend`,
+        SuperCollider or any other OSC sender.
+
+        ## Transport
+
+        - UDP, port 8000 by default (`--osc-port`), listening on 127.0.0.1 only. `--osc-bind ADDR`
+          opens it to a network and then requires `--osc-allow CIDR[,CIDR…]` (or `--osc-allow any`);
+          packets from other senders are dropped, counted and logged. Loopback is always allowed.
+          `--no-osc` turns the server off. IPv4 only.
+        - Replies (`/pong`, `/status`, query answers, `/error`) go back to the sender's address and port.
+        - Packets up to 65,507 bytes; bundles nest up to \(OSCCodec.maximumDepth) deep.
+
+        ## Conventions
+
+        - **Natural units.** Every parameter has one address and takes its value in the units below.
+          `i`, `h`, `f` and `d` are all accepted where a number is expected. Choices take the option's
+          name as a string (or its index as a number); toggles take 1/0 or `T`/`F`.
+        - **Out of range is refused**, never clamped: the sender gets `/error` and nothing changes.
+        - **`ADDRESS/norm f`** takes 0…1 and maps it onto the parameter's range with its curve
+          (`log`: equal ratios per step; `lin`: straight), clamping to 0…1 — what a TouchOSC fader sends.
+          Choices divide 0…1 into equal bands; toggles switch at 0.5.
+        - **Glide.** An optional second number is a glide time in seconds:
+          `/entrain/beat f 6.0 f 30` sweeps the beat to 6 Hz over 30 s. Without it each parameter uses
+          the glide listed below. Frequency glides are exponential for `log` parameters, linear otherwise.
+        - **Query.** A message with no arguments asks for the value: the reply comes on the same
+          address (on `ADDRESS/norm`, as 0…1).
+        - **Time tags.** A bundle whose time tag is in the future applies on the exact sample that
+          plays at that time (OSC time is mapped onto the JACK frame clock; no wall-clock queue).
+          Immediate or past time tags apply at the start of the next period.
+        - **Errors.** A bad message (unknown address, wrong type or count, NaN or infinity, out of
+          range, malformed or oversized packet, more than 30,000 messages/s from one sender) gets
+          `/error s:address s:reason` (at most 20 per second per sender) and one log line (at most 5
+          per second overall); the engine keeps playing and nothing changes.
+
+        ## Parameters
+
+
+        """
+        out += "| address | type | unit | range | default | /norm | glide | what |\n"
+        out += "|---|---|---|---|---|---|---|---|\n"
+        for entry in table.entries where !entry.spec.address.hasPrefix("/entrain/voice/") {
+            out += row(entry.spec)
+        }
+        out += """
+
+        ### Voices 2–10
+
+        The same eight fields as voice 1, at `/entrain/voice/N/…` for N = 2…10. Their level defaults to 0
+        (off); everything else defaults as for voice 1.
+
+
+        """
+        out += "| address | type | unit | range | default | /norm | glide | what |\n"
+        out += "|---|---|---|---|---|---|---|---|\n"
+        for entry in table.entries where entry.spec.address.hasPrefix("/entrain/voice/") {
+            out += row(entry.spec)
+        }
+        out += """
+
+        ## Commands
+
+        | address | arguments | what it does | reply |
+        |---|---|---|---|
+        | `/panic` | none | fades every output to silence within 10 ms and holds it (until `/resume`) | — |
+        | `/resume` | none | undoes `/panic`, fading back in over `/master/fade-in` | — |
+        | `/ping` | any | liveness check | `/pong` with the same arguments |
+        | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period) |
+        | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port; the new subscriber gets every parameter at once | the full state, as feedback |
+        | `/osc/unsubscribe` | none | stop feedback to the sender's host (not to `--osc-feedback` targets) | — |
+
+        ## Sent by entrain
+
+        | address | arguments | when |
+        |---|---|---|
+        | every parameter address | its value (float; string for choices; int for toggles) | to subscribers and `--osc-feedback HOST:PORT` targets, whenever the value changes, from any source; at most 30 per second per address |
+        | every `ADDRESS/norm` | `f` 0…1 | alongside the above |
+        | `/meter/entrainment` | `f f`: peak of entrainment_L and _R in dBFS (−120 = silence) | to subscribers, 15 times a second |
+        | `/error` | `s:address s:reason` | to the sender of a bad message (address empty when the packet could not be read) |
+        | `/pong`, `/status`, query answers | as above | to the sender |
+
+        """
+        return out
+    }
+
+    static func row(_ spec: ParameterSpec) -> String {
+        let type: String, range: String, curve: String
+        switch spec.kind {
+        case .continuous(let r, _, let c):
+            type = "f"
+            range = "\(ParameterSpec.format(r.lowerBound)) … \(ParameterSpec.format(r.upperBound))"
+            curve = c == .logarithmic ? "log" : "lin"
+        case .choice(let options, _):
+            type = "s"
+            range = options.map { "`\($0)`" }.joined(separator: ", ")
+            curve = "bands"
+        case .toggle:
+            type = "i"
+            range = "0, 1"
+            curve = "switch"
+        }
+        let glide = spec.glideSeconds > 0 ? "\(ParameterSpec.format(spec.glideSeconds * 1000)) ms" : "—"
+        let defaultText = spec.describe(spec.defaultValue).replacingOccurrences(of: " \(spec.unit)", with: "")
+        return "| `\(spec.address)` | \(type) | \(spec.unit) | \(range) | \(defaultText) | \(curve) | \(glide) | \(spec.summary) |\n"
+    }
+}

@@ -1,0 +1,24 @@
+import EntrainControl
+import EntrainEngine
+import EntrainJACK
+
+/// The arguments of the /status reply (documented in osc-schema.md).
+enum StatusReport {
+    static func arguments(host: EngineHost, client: JackClient) -> [OSCValue] {
+        let values = host.values
+        func value(_ address: String) -> Double { (try? host.table.entry(for: address)).map { values[$0.index] } ?? 0 }
+        let modes = ["binaural", "monaural", "isochronic"]
+        return [
+            .string(host.isStopped ? "stopped" : "running"),
+            .string(modes[min(modes.count - 1, Int(value("/entrain/mode")))]),
+            .float(Float(value("/entrain/carrier"))),
+            .float(Float(value("/entrain/beat"))),
+            .float(Float(value("/entrain/volume"))),
+            .int32(Int32(clamping: client.xruns)),
+            .float(client.cpuLoad),
+            .int32(0),  // strobe armed: the strobe arrives with the light plugin
+            .int32(host.isPanicked ? 1 : 0),
+            .float(Float(Double(host.frame) / host.sampleRate)),
+        ]
+    }
+}
