@@ -7,12 +7,14 @@ public final class OSCTestClient {
     public let port: UInt16
     let target: sockaddr_in
 
-    public init(targetPort: Int) throws {
+    /// `bindPort` 0 picks a free port.
+    public init(targetPort: Int, bindPort: Int = 0) throws {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         self.fd = fd
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr("127.0.0.1")
+        local.sin_port = UInt16(bindPort).bigEndian
         _ = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
@@ -41,11 +43,12 @@ public final class OSCTestClient {
         send(bytes: OSCCodec.encode(OSCMessage(address, arguments)))
     }
 
-    /// Messages received until `timeout` passes with nothing new (or `until` matches one).
+    /// Messages received within `timeout` seconds, or up to the first that `done` accepts.
+    /// (A fixed window: a subscriber receives meters forever, so "until quiet" never comes.)
     public func receive(timeout: TimeInterval = 0.5, until done: ((OSCMessage) -> Bool)? = nil) -> [OSCMessage] {
         var out: [OSCMessage] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        var deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 10) > 0 else { continue }
@@ -53,7 +56,6 @@ public final class OSCTestClient {
             guard n > 0, let messages = try? OSCCodec.decode(Array(buffer[0..<n])) else { continue }
             out += messages.map(\.message)
             if let done, messages.contains(where: { done($0.message) }) { return out }
-            deadline = Date().addingTimeInterval(timeout)
         }
         return out
     }

@@ -1,0 +1,227 @@
+import EntrainControl
+import Foundation
+import TestSupport
+import XCTest
+
+/// The OSC surface of the running client: real senders, a real server, real JACK.
+final class OSCLiveTests: LiveClientTestCase {
+    /// A UDP port nobody uses right now.
+    func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: a.sin_port))
+    }
+
+    func oscsend(_ port: Int, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/oscsend")
+        process.arguments = ["localhost", "\(port)"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "oscsend \(arguments)")
+    }
+
+    /// Start the client with OSC on a free port; returns it, the port and a client for replies.
+    func startWithOSC(_ arguments: [String] = [], recorder: JackRecorder) throws -> (EntrainBinary.Launched, Int, OSCTestClient) {
+        let port = freePort()
+        let client = try startClient(["--osc-port", "\(port)"] + arguments, recorder: recorder)
+        let osc = try OSCTestClient(targetPort: port)
+        // The socket opens just after the JACK ports appear, and UDP drops what comes before: retry.
+        let deadline = Date().addingTimeInterval(10)
+        while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil {
+            if Date() > deadline { XCTFail("the OSC server does not answer"); break }
+        }
+        return (client, port, osc)
+    }
+
+    func testOscsendChangesWhatPlaysAndQueriesAnswer() throws {
+        let rec = try recorder(seconds: 2)
+        let (client, port, osc) = try startWithOSC(recorder: rec)
+        defer { stopClient(client) }
+        try oscsend(port, ["/entrain/carrier", "f", "333"])
+        try oscsend(port, ["/entrain/beat", "i", "5"])
+        usleep(300_000)
+        try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
+        let take = try rec.record()
+        XCTAssertEqual(Spectrum(take[0], sampleRate: 48_000).peak(from: 250, to: 450).frequency, 333, accuracy: 0.1)
+        XCTAssertEqual(Spectrum(take[1], sampleRate: 48_000).peak(from: 250, to: 450).frequency, 338, accuracy: 0.1)
+        XCTAssertEqual(osc.request("/entrain/carrier")?.arguments, [.float(333)])
+        XCTAssertEqual(osc.request("/entrain/beat/norm")?.arguments, [.float(0.05)])
+    }
+
+    func testPanicSilencesWithinOnePeriodAndResumeBringsItBack() throws {
+        let rec = try recorder(seconds: 1.5)
+        let (client, _, osc) = try startWithOSC(["--volume", "0.8"], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:entrainment_L"])
+        usleep(200_000)
+        let take = DispatchQueue.global().sync { () -> [Float]? in
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { osc.send("/panic") }
+            return try? rec.record()[0]
+        }
+        guard let signal = take else { return XCTFail("no recording") }
+        // Where the level starts to fall, and where it is silence for good: at most 10 ms apart
+        // (plus one 256-frame period of measuring granularity).
+        let window = 128  // over half a 200 Hz cycle, so every window of steady tone holds a peak
+        guard let fallStarts = stride(from: 0, to: signal.count - window, by: window)
+                .first(where: { Measure.peak(signal[$0..<($0 + window)]) < 0.75 }),
+              let lastSound = signal.lastIndex(where: { $0 != 0 }) else { return XCTFail("no panic seen") }
+        XCTAssertLessThan(lastSound - fallStarts, 480 + 256, "silent within 10 ms of the fade starting")
+        XCTAssertGreaterThan(lastSound, 12_000, "played before the panic")
+        XCTAssertEqual(osc.request("/status")?.arguments[8], .int32(1), "/status reports the panic")
+        osc.send("/resume")
+        usleep(500_000)
+        XCTAssertEqual(osc.request("/status")?.arguments[8], .int32(0))
+        let after = try rec.record()[0]
+        XCTAssertGreaterThan(Measure.peak(after[48_000...]), 0.3, "sound is back after /resume")
+    }
+
+    func testSubscribersAndFixedTargetsGetFeedback() throws {
+        let fixedPort = freePort()
+        let rec = try recorder(seconds: 0.1)
+        let listener = try OSCListener(port: fixedPort)
+        let (client, port, osc) = try startWithOSC(["--osc-feedback", "127.0.0.1:\(fixedPort)"], recorder: rec)
+        defer { stopClient(client) }
+        osc.send("/osc/subscribe")
+        let dump = osc.receive(timeout: 0.5)
+        XCTAssertTrue(dump.contains(OSCMessage("/entrain/carrier", [.float(200)])), "a new subscriber gets the whole state")
+        XCTAssertTrue(dump.contains(OSCMessage("/entrain/mode", [.string("binaural")])))
+        try oscsend(port, ["/entrain/beat", "f", "7.5"])
+        let changes = osc.receive(timeout: 0.5) { $0.address == "/entrain/beat/norm" }
+        XCTAssertTrue(changes.contains(OSCMessage("/entrain/beat", [.float(7.5)])))
+        XCTAssertTrue(changes.contains(OSCMessage("/entrain/beat/norm", [.float(0.075)])))
+        XCTAssertTrue(osc.receive(timeout: 0.5) { $0.address == "/meter/entrainment" }.contains { $0.address == "/meter/entrainment" })
+        XCTAssertTrue(listener.messages(timeout: 1).contains(OSCMessage("/entrain/beat", [.float(7.5)])), "--osc-feedback target")
+        osc.send("/osc/unsubscribe")
+        _ = osc.receive(timeout: 0.3)
+        try oscsend(port, ["/entrain/beat", "f", "8"])
+        XCTAssertFalse(osc.receive(timeout: 0.5).contains { $0.address == "/entrain/beat" }, "no feedback after unsubscribing")
+    }
+
+    /// Every kind of bad input gets /error, and the sound goes on exactly as before.
+    func testBadInputIsAnsweredAndDoesNotDisturbTheSound() throws {
+        let rec = try recorder(seconds: 3)
+        let (client, _, osc) = try startWithOSC(["--volume", "0.6", "--fade-in", "0"], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:entrainment_L"])
+        usleep(200_000)
+        let take = Recording()
+        let recording = Thread { take.samples = (try? rec.record()[0]) ?? [] }
+        recording.start()
+        usleep(300_000)
+        let bad: [(String, [UInt8], String)] = [
+            ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.string("high")])), "expects a number"),
+            ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(1), .float(2), .float(3)])), "arguments"),
+            ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(.nan)])), "finite"),
+            ("/entrain/beat", OSCCodec.encode(OSCMessage("/entrain/beat", [.double(.infinity)])), "finite"),
+            ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(9000)])), "out of range"),
+            ("/entrain/nothing", OSCCodec.encode(OSCMessage("/entrain/nothing", [.float(1)])), "unknown address"),
+            ("", Array("this is not OSC".utf8), "not an OSC packet"),
+            ("", Array(OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(1)])).dropLast(2)), "malformed"),
+            ("", [UInt8](repeating: 0x2F, count: 65_000), "malformed address"),
+        ]
+        for (address, bytes, reason) in bad {
+            osc.send(bytes: bytes)
+            let replies = osc.receive(timeout: 1) { $0.address == "/error" }
+            guard let error = replies.last(where: { $0.address == "/error" }) else { XCTFail("no /error for \(reason)"); continue }
+            XCTAssertEqual(error.arguments.first, .string(address), reason)
+            XCTAssertTrue(error.arguments.last?.text?.contains(reason) ?? false, "\(error) should say \(reason)")
+        }
+        XCTAssertEqual(osc.request("/entrain/carrier")?.arguments, [.float(200)], "nothing changed")
+        while !recording.isFinished { usleep(10_000) }
+        // Steady 200 Hz at 0.6 throughout: the same peak everywhere, no step beyond the tone's own.
+        let samples = take.samples
+        XCTAssertEqual(Measure.peak(samples[24_000...]), 0.6, accuracy: 0.001)
+        XCTAssertLessThan(Measure.largestJump(samples[24_000...]), Float(0.6 * 2 * Double.pi * 200 / 48_000 * 1.02))
+        XCTAssertGreaterThan(Measure.peak(samples[(samples.count - 4800)...]), 0.59, "still playing")
+    }
+
+    /// Two bundles time-tagged 1000.0 ms apart change the output exactly 48,000 frames apart.
+    func testTimeTaggedBundlesLandOnTheirSamples() throws {
+        let rec = try recorder(seconds: 3)
+        let (client, _, osc) = try startWithOSC(["--volume", "0", "--carrier", "201.3", "--fade-in", "0"], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:entrainment_L"])
+        usleep(200_000)
+        let take = Recording()
+        let recording = Thread { take.samples = (try? rec.record()[0]) ?? [] }
+        recording.start()
+        usleep(200_000)
+        let start = OSCTimetag.now().unixTime + 0.8
+        osc.send(bytes: OSCCodec.encodeBundle([OSCMessage("/entrain/volume", [.float(0.5), .float(0)])], timetag: OSCTimetag(unixTime: start)))
+        osc.send(bytes: OSCCodec.encodeBundle([OSCMessage("/entrain/volume", [.float(0), .float(0)])], timetag: OSCTimetag(unixTime: start + 1)))
+        while !recording.isFinished { usleep(10_000) }
+        guard let on = take.samples.firstIndex(where: { $0 != 0 }), let off = take.samples.lastIndex(where: { $0 != 0 }) else {
+            return XCTFail("the bundles changed nothing")
+        }
+        XCTAssertEqual(Double(off + 1 - on), 48_000, accuracy: 1, "1000.0 ms apart = 48,000 frames")
+    }
+
+    /// 100,000 random and mutated packets: the client stays up, answers /ping and does not xrun.
+    func testFuzzedPacketsLeaveTheClientPlaying() throws {
+        let rec = try recorder(seconds: 0.1)
+        let (client, _, osc) = try startWithOSC(recorder: rec)
+        defer { stopClient(client) }
+        let xrunsBefore = osc.request("/status")?.arguments[5]
+        var random = SystemRandomNumberGenerator()
+        let seeds = [OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(300)])),
+                     OSCCodec.encode(OSCMessage("/entrain/mode", [.string("monaural")])),
+                     OSCCodec.encodeBundle([OSCMessage("/entrain/beat", [.int32(4)])], timetag: .now())]
+        for i in 0..<100_000 {
+            var bytes = i % 3 == 0 ? (0..<Int.random(in: 1...96, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                                   : seeds[i % seeds.count]
+            if i % 3 != 0 {
+                for _ in 0..<Int.random(in: 1...3, using: &random) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+            }
+            osc.send(bytes: bytes)
+            if i % 2000 == 0 { usleep(20_000) }  // about 50,000 packets a second
+        }
+        _ = osc.receive(timeout: 1)
+        XCTAssertNotNil(osc.request("/ping", reply: "/pong", timeout: 5), "still answering")
+        let status = osc.request("/status")
+        XCTAssertEqual(status?.arguments.first, .string("running"))
+        XCTAssertEqual(status?.arguments[5], xrunsBefore, "no xruns")
+        XCTAssertTrue(client.process.isRunning)
+    }
+
+    func testOpeningOSCToANetworkNeedsAnAllowList() throws {
+        let result = try EntrainBinary.run(["run", "--osc-bind", "0.0.0.0", "--quiet"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.error.contains("--osc-allow"), result.error)
+    }
+
+    func testABusyPortIsAClearError() throws {
+        let port = freePort()
+        let blocker = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(blocker) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        a.sin_port = UInt16(port).bigEndian
+        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(blocker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let server = try self.server
+        let result = try EntrainBinary.run(["run", "--quiet", "--osc-port", "\(port)"], environment: server.environment)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.error.contains("cannot listen for OSC on 127.0.0.1:\(port)"), result.error)
+    }
+}
+
+/// A recording made on another thread (read only after that thread has finished).
+final class Recording: @unchecked Sendable { var samples: [Float] = [] }
+
+/// Collects what arrives on a UDP port (for --osc-feedback targets).
+final class OSCListener {
+    let client: OSCTestClient
+    init(port: Int) throws {
+        client = try OSCTestClient(targetPort: 9, bindPort: port)
+    }
+    func messages(timeout: TimeInterval) -> [OSCMessage] { client.receive(timeout: timeout) }
+}
