@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test bench bench-osc clean
 
 all: build
 
@@ -24,6 +24,10 @@ test: build
 
 bench: build
 	$(BIN) bench
+
+# 10,000 OSC messages/s for 60 s into a live client on a private dummy jackd.
+bench-osc: build
+	@scripts/bench-osc.sh
 
 clean:
 	rm -rf .build
