@@ -14,8 +14,8 @@ final class FeedbackHub {
     private let host: @Sendable () -> EngineHost
     private let meter: PeakMeter
     /// Targets from --osc-feedback: never removed by /osc/unsubscribe.
-    private let fixed: Set<SocketAddress>
-    private(set) var subscribers: Set<SocketAddress>
+    private let fixed: Set<Peer>
+    private(set) var subscribers: Set<Peer>
     private var lastSent: ParameterValues?
     private var nextValueCheck = 0.0
     private var nextMeter = 0.0
@@ -23,22 +23,28 @@ final class FeedbackHub {
     init(host: @escaping @Sendable () -> EngineHost, meter: PeakMeter, fixed: [SocketAddress]) {
         self.host = host
         self.meter = meter
-        self.fixed = Set(fixed)
-        subscribers = Set(fixed)
+        self.fixed = Set(fixed.map(Peer.udp))
+        subscribers = self.fixed
     }
 
-    var targets: Set<SocketAddress> { subscribers }
+    var targets: Set<Peer> { subscribers }
 
     /// Add a target; returns false when the list is full. A new subscriber gets the whole state.
-    func subscribe(_ target: SocketAddress) -> Bool {
+    func subscribe(_ target: Peer) -> Bool {
         guard subscribers.contains(target) || subscribers.count < Self.maximumSubscribers else { return false }
         subscribers.insert(target)
         return true
     }
 
-    /// Remove every non-fixed target on the sender's host.
-    func unsubscribe(from sender: SocketAddress) {
-        subscribers = subscribers.filter { $0.ip != sender.ip || fixed.contains($0) }
+    /// Remove the sender: a TCP connection itself, or every non-fixed UDP target on its host.
+    func unsubscribe(from sender: Peer) {
+        subscribers = subscribers.filter { target in
+            if fixed.contains(target) { return true }
+            switch (target, sender) {
+            case (.udp(let a), .udp(let b)): return a.ip != b.ip
+            default: return target != sender
+            }
+        }
     }
 
     /// Every parameter on its address and its /norm address: what a new subscriber needs.

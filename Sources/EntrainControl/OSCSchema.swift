@@ -19,7 +19,12 @@ public enum OSCSchema {
           opens it to a network and then requires `--osc-allow CIDR[,CIDR…]` (or `--osc-allow any`);
           packets from other senders are dropped, counted and logged. Loopback is always allowed.
           `--no-osc` turns the server off. IPv4 only.
-        - Replies (`/pong`, `/status`, query answers, `/error`) go back to the sender's address and port.
+        - TCP too with `--osc-tcp PORT`, same address and rules. Each connection may use OSC 1.0
+          framing (a 32-bit big-endian length before each packet, as liblo sends) or OSC 1.1 SLIP
+          framing (as TouchOSC sends), recognised from its first byte; replies and feedback for a
+          TCP sender go back down its connection. A broken stream gets `/error` and is closed.
+        - Replies (`/pong`, `/status`, query answers, `/error`) go back to the sender (UDP: its address
+          and port).
         - Packets up to 65,507 bytes; bundles nest up to \(OSCCodec.maximumDepth) deep.
 
         ## Conventions
@@ -77,8 +82,8 @@ public enum OSCSchema {
         | `/resume` | none | undoes `/panic`, fading back in over `/master/fade-in` | — |
         | `/ping` | any | liveness check | `/pong` with the same arguments |
         | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period) |
-        | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port; the new subscriber gets every parameter at once | the full state, as feedback |
-        | `/osc/unsubscribe` | none | stop feedback to the sender's host (not to `--osc-feedback` targets) | — |
+        | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new subscriber gets every parameter at once | the full state, as feedback |
+        | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
 
         ## Sent by entrain
 

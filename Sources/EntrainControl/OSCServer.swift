@@ -3,13 +3,35 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The OSC control surface over UDP: one thread that receives, routes, answers and sends
-/// feedback. It never touches engine state directly: the router validates and sends commands
+/// Where a message came from, and where its replies go.
+enum Peer: Hashable, CustomStringConvertible {
+    case udp(SocketAddress)
+    /// A TCP connection, by id (replies go back over it).
+    case tcp(id: Int, address: SocketAddress)
+
+    var address: SocketAddress {
+        switch self {
+        case .udp(let a), .tcp(_, let a): a
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .udp(let a): "\(a)"
+        case .tcp(_, let a): "tcp://\(a)"
+        }
+    }
+}
+
+/// The OSC control surface over UDP (and TCP with --osc-tcp): one thread that receives, routes,
+/// answers and sends feedback. It never touches engine state directly: the router validates and sends commands
 /// through the engine host's ring, stamped with the frame they apply on.
 public final class OSCServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var bind = "127.0.0.1"
         public var port = 8000
+        /// A TCP port too (nil = UDP only).
+        public var tcpPort: Int?
         /// Senders besides loopback that may talk to us.
         public var allow = AllowList()
         public var feedback: [SocketAddress] = []
@@ -25,7 +47,12 @@ public final class OSCServer: @unchecked Sendable {
     /// Per sender: /error replies beyond this rate are not sent.
     static let errorRate = 20.0
 
+    static let maximumConnections = 32
+
     private let socket: UDPSocket
+    private let listener: TCPListener?
+    private var connections: [Int: TCPConnection] = [:]
+    private var nextConnection = 1
     private let configuration: Configuration
     private let router: OSCRouter
     private let hub: FeedbackHub
@@ -34,7 +61,7 @@ public final class OSCServer: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let counters = Mutex(Counters())
     private var messageLimit = RateLimiter<UInt32>(rate: messageRate, burst: messageRate)
-    private var errorLimit = RateLimiter<SocketAddress>(rate: errorRate, burst: errorRate)
+    private var errorLimit = RateLimiter<Peer>(rate: errorRate, burst: errorRate)
     private var logLimit = RateLimiter<Int>(rate: 5, burst: 10)
     private var suppressedLogs = 0
 
@@ -44,6 +71,7 @@ public final class OSCServer: @unchecked Sendable {
             throw OSCServerError.badBindAddress(configuration.bind)
         }
         socket = try UDPSocket(bind: address)
+        listener = try configuration.tcpPort.map { try TCPListener(bind: SocketAddress(ip: address.ip, port: UInt16($0))) }
         self.configuration = configuration
         self.router = router
         hub = FeedbackHub(host: host, meter: meter, fixed: configuration.feedback)
@@ -52,6 +80,7 @@ public final class OSCServer: @unchecked Sendable {
 
     /// Where we listen (the actual port when 0 was asked for).
     public var address: SocketAddress { socket.address }
+    public var tcpAddress: SocketAddress? { listener?.address }
     public var statistics: Counters { counters.withLock { $0 } }
 
     public func start() {
@@ -74,36 +103,89 @@ public final class OSCServer: @unchecked Sendable {
     private var buffer = [UInt8](repeating: 0, count: 65_536)
 
     private func serviceOnce(timeoutMilliseconds: Int32) {
-        var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, timeoutMilliseconds)
+        var descriptors = [pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)]
+        if let listener { descriptors.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
+        let open = Array(connections.values)
+        for connection in open {
+            descriptors.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsToWrite ? Int16(POLLOUT) : 0), revents: 0))
+        }
+        _ = poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
         let now = Self.now()
         while true {
             let received = buffer.withUnsafeMutableBytes { socket.receive(into: $0) }
             guard let (count, sender) = received else { break }
-            handlePacket(count: count, from: sender, now: now)
+            if count > buffer.count {
+                handlePacket(nil, size: count, from: .udp(sender), now: now)
+            } else {
+                buffer.withUnsafeBytes { handlePacket(UnsafeRawBufferPointer(rebasing: $0[0..<count]), size: count, from: .udp(sender), now: now) }
+            }
         }
+        acceptConnections()
+        for connection in open { service(connection, now: now) }
         for message in hub.tick(now: now) {
             let bytes = OSCCodec.encode(message)
-            for target in hub.targets { socket.send(bytes, to: target) }
+            for target in hub.targets { send(bytes, to: target) }
         }
     }
 
-    private func handlePacket(count: Int, from sender: SocketAddress, now: Double) {
+    private func acceptConnections() {
+        while let (fd, peer) = listener?.accept() {
+            guard configuration.allow.allows(peer), connections.count < Self.maximumConnections else {
+                close(fd)
+                counters.withLock { $0.dropped += 1 }
+                log(.notice, "refused a TCP connection from \(peer)")
+                continue
+            }
+            connections[nextConnection] = TCPConnection(fd: fd, peer: peer, id: nextConnection)
+            nextConnection += 1
+        }
+    }
+
+    private func service(_ connection: TCPConnection, now: Double) {
+        let peer = Peer.tcp(id: connection.id, address: connection.peer)
+        var alive = connection.readAvailable() && connection.flush()
+        do {
+            for packet in try connection.packets() {
+                packet.withUnsafeBytes { handlePacket($0, size: packet.count, from: peer, now: now) }
+            }
+        } catch {
+            reportError(to: peer, address: "", reason: "\(error); closing the connection", now: now)
+            alive = false
+        }
+        if !alive {
+            connections[connection.id] = nil
+            hub.unsubscribe(from: peer)
+        }
+    }
+
+    private func send(_ bytes: [UInt8], to peer: Peer) {
+        switch peer {
+        case .udp(let address): socket.send(bytes, to: address)
+        case .tcp(let id, _):
+            if let connection = connections[id], !connection.send(bytes) {
+                connections[id] = nil
+                hub.unsubscribe(from: peer)
+            }
+        }
+    }
+
+    /// One packet (nil when it was too large to receive whole).
+    private func handlePacket(_ packet: UnsafeRawBufferPointer?, size: Int, from sender: Peer, now: Double) {
         counters.withLock { $0.packets += 1 }
-        guard configuration.allow.allows(sender) else {
+        guard configuration.allow.allows(sender.address) else {
             counters.withLock { $0.dropped += 1 }
             log(.notice, "dropped a packet from \(sender): not in --osc-allow")
             return
         }
-        guard messageLimit.allow(sender.ip, now: now) else {
+        guard messageLimit.allow(sender.address.ip, now: now) else {
             counters.withLock { $0.rateLimited += 1 }
             reportError(to: sender, address: "", reason: "more than \(Int(Self.messageRate)) messages per second; dropped", now: now)
             return
         }
         let messages: [TimedMessage]
         do {
-            guard count <= buffer.count else { throw OSCDecodeError.tooLarge(count) }
-            messages = try buffer.withUnsafeBytes { try OSCCodec.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            guard let packet else { throw OSCDecodeError.tooLarge(size) }
+            messages = try OSCCodec.decode(packet)
         } catch {
             reportError(to: sender, address: "", reason: "\(error)", now: now)
             return
@@ -114,32 +196,34 @@ public final class OSCServer: @unchecked Sendable {
         }
     }
 
-    private func perform(_ action: OSCRouter.Action, for sender: SocketAddress, now: Double) {
+    private func perform(_ action: OSCRouter.Action, for sender: Peer, now: Double) {
         switch action {
         case .reply(let message):
-            socket.send(OSCCodec.encode(message), to: sender)
+            send(OSCCodec.encode(message), to: sender)
         case .error(let address, let reason):
             reportError(to: sender, address: address, reason: reason, now: now)
         case .subscribe(let port):
-            let target = SocketAddress(ip: sender.ip, port: port.map(UInt16.init) ?? sender.port)
+            // Over UDP, to the given port (or the source port); over TCP, back down the connection.
+            var target = sender
+            if case .udp(let address) = sender { target = .udp(SocketAddress(ip: address.ip, port: port.map(UInt16.init) ?? address.port)) }
             guard hub.subscribe(target) else {
                 reportError(to: sender, address: "/osc/subscribe", reason: "too many subscribers (\(FeedbackHub.maximumSubscribers))", now: now)
                 return
             }
             logger.info("OSC feedback to \(target)")
-            for message in hub.fullState() { socket.send(OSCCodec.encode(message), to: target) }
+            for message in hub.fullState() { send(OSCCodec.encode(message), to: target) }
         case .unsubscribe:
             hub.unsubscribe(from: sender)
-            logger.info("OSC feedback to \(sender.host) stopped")
+            logger.info("OSC feedback to \(sender) stopped")
         }
     }
 
     /// /error back to the sender (rate-limited per sender) and a log line (rate-limited overall).
-    private func reportError(to sender: SocketAddress, address: String, reason: String, now: Double) {
+    private func reportError(to sender: Peer, address: String, reason: String, now: Double) {
         counters.withLock { $0.errors += 1 }
         log(.warning, "OSC from \(sender): \(address.isEmpty ? "" : address + ": ")\(reason)")
         if errorLimit.allow(sender, now: now) {
-            socket.send(OSCCodec.encode(OSCMessage("/error", [.string(address), .string(reason)])), to: sender)
+            send(OSCCodec.encode(OSCMessage("/error", [.string(address), .string(reason)])), to: sender)
         }
     }
 

@@ -5,6 +5,8 @@ import EntrainControl
 struct OSCOptions: ParsableArguments {
     @Option(name: .customLong("osc-port"), help: "UDP port for OSC (TouchOSC sends to 8000 by default).")
     var port = 8000
+    @Option(name: .customLong("osc-tcp"), help: ArgumentHelp("Also accept OSC over TCP on this port (length-prefixed or SLIP framing).", valueName: "port"))
+    var tcpPort: Int?
     @Flag(name: .customLong("no-osc"), help: "Run without the OSC server.")
     var disabled = false
     @Option(name: .customLong("osc-bind"), help: "Address to listen on. Anything but loopback needs --osc-allow.")
@@ -16,6 +18,7 @@ struct OSCOptions: ParsableArguments {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--osc-port must be 0–65535") }
+        if let tcpPort, !(0...65535).contains(tcpPort) { throw ValidationError("--osc-tcp must be 0–65535") }
         guard let address = SocketAddress(host: bind, port: port) else { throw ValidationError("--osc-bind: '\(bind)' is not an IPv4 address") }
         if !address.isLoopback && allow == nil {
             throw ValidationError("--osc-bind \(bind) opens OSC to a network: say who may send with --osc-allow CIDR[,CIDR…] (or --osc-allow any)")
@@ -27,6 +30,7 @@ struct OSCOptions: ParsableArguments {
         var configuration = OSCServer.Configuration()
         configuration.bind = bind
         configuration.port = port
+        configuration.tcpPort = tcpPort
         do {
             if let allow { configuration.allow = try AllowList(parsing: allow) }
         } catch { throw ValidationError("--osc-allow: \(error)") }

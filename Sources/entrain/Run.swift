@@ -84,7 +84,7 @@ struct Run: ParsableCommand {
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, logger: logger)
         server.start()
-        logger.info("OSC on udp://\(server.address)")
+        logger.info("OSC on udp://\(server.address)\(server.tcpAddress.map { " and tcp://\($0)" } ?? "")")
         return server
     }
 }

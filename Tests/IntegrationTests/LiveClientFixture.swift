@@ -48,6 +48,24 @@ class LiveClientTestCase: XCTestCase {
         XCTAssertEqual(launched.result().status, 0, launched.result().error, file: file, line: line)
     }
 
+    /// A port nobody uses right now, for UDP and TCP alike.
+    func freePort() -> Int {
+        for _ in 0..<20 {
+            let port = Int.random(in: 20_000...60_000)
+            let free = [SOCK_DGRAM, SOCK_STREAM].allSatisfy { type in
+                let fd = socket(AF_INET, Int32(type.rawValue), 0)
+                defer { close(fd) }
+                var a = sockaddr_in()
+                a.sin_family = sa_family_t(AF_INET)
+                a.sin_addr.s_addr = inet_addr("127.0.0.1")
+                a.sin_port = UInt16(port).bigEndian
+                return withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+            }
+            if free { return port }
+        }
+        return 0
+    }
+
     func recorder(channels: Int = 2, seconds: Double) throws -> JackRecorder {
         try JackRecorder(server: try server.name, channels: channels, seconds: seconds)
     }
