@@ -44,7 +44,7 @@ final class ClientPortsTests: LiveClientTestCase {
         let first = try startClient([], recorder: probe)
         defer { stopClient(first) }
         let server = try self.server
-        let second = try EntrainBinary.launch(["run", "--quiet"], environment: server.environment)
+        let second = try EntrainBinary.launch(["run", "--quiet", "--osc-port", "0"], environment: server.environment)
         defer { stopClient(second) }
         try probe.waitForPort("entrain-01:haptic")
     }

@@ -28,8 +28,10 @@ class LiveClientTestCase: XCTestCase {
     func startClient(_ arguments: [String], name: String = "entrain", environment: [String: String] = [:],
                      recorder: JackRecorder) throws -> EntrainBinary.Launched {
         let server = try self.server
-        // Short fades keep tests quick; a test's own arguments come later and win.
-        let launched = try EntrainBinary.launch(["run", "--quiet", "--name", name, "--fade-in", "0.05", "--fade-out", "0.2"] + arguments,
+        // Short fades keep tests quick, and OSC takes any free port so clients never collide;
+        // a test's own arguments come later and win.
+        let launched = try EntrainBinary.launch(["run", "--quiet", "--name", name, "--fade-in", "0.05", "--fade-out", "0.2",
+                                                 "--osc-port", "0"] + arguments,
                                                 environment: server.environment.merging(environment) { $1 })
         do {
             try recorder.waitForPort("\(name):haptic")
