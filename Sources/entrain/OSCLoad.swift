@@ -17,7 +17,7 @@ struct OSCLoad: ParsableCommand {
     var seconds = 60.0
 
     func run() throws {
-        let socket = try UDPPeer(port: port)
+        let socket = try OSCClient(port: port)
         guard let before = socket.request(OSCMessage("/status"), reply: "/status") else {
             throw ValidationError("no answer from OSC port \(port): is `entrain run` running?")
         }
@@ -48,52 +48,3 @@ struct OSCLoad: ParsableCommand {
     }
 }
 
-/// A UDP OSC peer on 127.0.0.1 (the tool side of osc-load).
-final class UDPPeer {
-    private let fd: Int32
-    private var target = sockaddr_in()
-
-    init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw ValidationError("cannot open a UDP socket") }
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_addr.s_addr = inet_addr("127.0.0.1")
-        target.sin_port = UInt16(port).bigEndian
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    }
-
-    deinit { close(fd) }
-
-    func send(_ message: OSCMessage) {
-        let bytes = OSCCodec.encode(message)
-        _ = bytes.withUnsafeBytes { data in
-            withUnsafePointer(to: &target) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, data.baseAddress, data.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        }
-    }
-
-    /// Whatever has arrived.
-    func drain() -> [OSCMessage] {
-        var out: [OSCMessage] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { return out }
-            if let messages = try? OSCCodec.decode(Array(buffer[0..<n])) { out += messages.map(\.message) }
-        }
-    }
-
-    /// Send and wait up to 2 s for a reply on `reply`.
-    func request(_ message: OSCMessage, reply: String) -> OSCMessage? {
-        send(message)
-        let deadline = Date().addingTimeInterval(2)
-        while Date() < deadline {
-            if let found = drain().last(where: { $0.address == reply }) { return found }
-            usleep(5000)
-        }
-        return nil
-    }
-}

@@ -57,15 +57,22 @@ class LiveClientTestCase: XCTestCase {
             let free = [SOCK_DGRAM, SOCK_STREAM].allSatisfy { type in
                 let fd = socket(AF_INET, Int32(type.rawValue), 0)
                 defer { close(fd) }
-                var a = sockaddr_in()
-                a.sin_family = sa_family_t(AF_INET)
-                a.sin_addr.s_addr = inet_addr("127.0.0.1")
-                a.sin_port = UInt16(port).bigEndian
-                return withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+                return Loopback.bind(fd, port: port)
             }
             if free { return port }
         }
         return 0
+    }
+
+    /// Record `recorder` on another thread while `body` runs; returns the first channel.
+    func record(_ recorder: JackRecorder, while body: () throws -> Void) rethrows -> [Float] {
+        final class Take: @unchecked Sendable { var samples: [Float] = [] }  // read after the thread ends
+        let take = Take()
+        let thread = Thread { take.samples = (try? recorder.record()[0]) ?? [] }
+        thread.start()
+        try body()
+        while !thread.isFinished { usleep(10_000) }
+        return take.samples
     }
 
     func recorder(channels: Int = 2, seconds: Double) throws -> JackRecorder {

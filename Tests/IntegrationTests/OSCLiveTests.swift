@@ -98,32 +98,29 @@ final class OSCLiveTests: LiveClientTestCase {
         defer { stopClient(client) }
         try rec.connect(["entrain:entrainment_L"])
         usleep(200_000)
-        let take = Recording()
-        let recording = Thread { take.samples = (try? rec.record()[0]) ?? [] }
-        recording.start()
-        usleep(300_000)
-        let bad: [(String, [UInt8], String)] = [
-            ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.string("high")])), "expects a number"),
-            ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(1), .float(2), .float(3)])), "arguments"),
-            ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(.nan)])), "finite"),
-            ("/entrain/beat", OSCCodec.encode(OSCMessage("/entrain/beat", [.double(.infinity)])), "finite"),
-            ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(9000)])), "out of range"),
-            ("/entrain/nothing", OSCCodec.encode(OSCMessage("/entrain/nothing", [.float(1)])), "unknown address"),
-            ("", Array("this is not OSC".utf8), "not an OSC packet"),
-            ("", Array(OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(1)])).dropLast(2)), "malformed"),
-            ("", [UInt8](repeating: 0x2F, count: 65_000), "malformed address"),
-        ]
-        for (address, bytes, reason) in bad {
-            osc.send(bytes: bytes)
-            let replies = osc.receive(timeout: 1) { $0.address == "/error" }
-            guard let error = replies.last(where: { $0.address == "/error" }) else { XCTFail("no /error for \(reason)"); continue }
-            XCTAssertEqual(error.arguments.first, .string(address), reason)
-            XCTAssertTrue(error.arguments.last?.text?.contains(reason) ?? false, "\(error) should say \(reason)")
+        let samples = record(rec) {
+            usleep(300_000)
+            let bad: [(String, [UInt8], String)] = [
+                ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.string("high")])), "expects a number"),
+                ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(1), .float(2), .float(3)])), "arguments"),
+                ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(.nan)])), "finite"),
+                ("/entrain/beat", OSCCodec.encode(OSCMessage("/entrain/beat", [.double(.infinity)])), "finite"),
+                ("/entrain/carrier", OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(9000)])), "out of range"),
+                ("/entrain/nothing", OSCCodec.encode(OSCMessage("/entrain/nothing", [.float(1)])), "unknown address"),
+                ("", Array("this is not OSC".utf8), "not an OSC packet"),
+                ("", Array(OSCCodec.encode(OSCMessage("/entrain/carrier", [.float(1)])).dropLast(2)), "malformed"),
+                ("", [UInt8](repeating: 0x2F, count: 65_000), "malformed address"),
+            ]
+            for (address, bytes, reason) in bad {
+                osc.send(bytes: bytes)
+                let replies = osc.receive(timeout: 1) { $0.address == "/error" }
+                guard let error = replies.last(where: { $0.address == "/error" }) else { XCTFail("no /error for \(reason)"); continue }
+                XCTAssertEqual(error.arguments.first, .string(address), reason)
+                XCTAssertTrue(error.arguments.last?.text?.contains(reason) ?? false, "\(error) should say \(reason)")
+            }
         }
         XCTAssertEqual(osc.request("/entrain/carrier")?.arguments, [.float(200)], "nothing changed")
-        while !recording.isFinished { usleep(10_000) }
         // Steady 200 Hz at 0.6 throughout: the same peak everywhere, no step beyond the tone's own.
-        let samples = take.samples
         XCTAssertEqual(Measure.peak(samples[24_000...]), 0.6, accuracy: 0.001)
         XCTAssertLessThan(Measure.largestJump(samples[24_000...]), Float(0.6 * 2 * Double.pi * 200 / 48_000 * 1.02))
         XCTAssertGreaterThan(Measure.peak(samples[(samples.count - 4800)...]), 0.59, "still playing")
@@ -136,15 +133,13 @@ final class OSCLiveTests: LiveClientTestCase {
         defer { stopClient(client) }
         try rec.connect(["entrain:entrainment_L"])
         usleep(200_000)
-        let take = Recording()
-        let recording = Thread { take.samples = (try? rec.record()[0]) ?? [] }
-        recording.start()
-        usleep(200_000)
-        let start = OSCTimetag.now().unixTime + 0.8
-        osc.send(bytes: OSCCodec.encodeBundle([OSCMessage("/entrain/volume", [.float(0.5), .float(0)])], timetag: OSCTimetag(unixTime: start)))
-        osc.send(bytes: OSCCodec.encodeBundle([OSCMessage("/entrain/volume", [.float(0), .float(0)])], timetag: OSCTimetag(unixTime: start + 1)))
-        while !recording.isFinished { usleep(10_000) }
-        guard let on = take.samples.firstIndex(where: { $0 != 0 }), let off = take.samples.lastIndex(where: { $0 != 0 }) else {
+        let samples = record(rec) {
+            usleep(200_000)
+            let start = OSCTimetag.now().unixTime + 0.8
+            osc.send(bytes: OSCCodec.encodeBundle([OSCMessage("/entrain/volume", [.float(0.5), .float(0)])], timetag: OSCTimetag(unixTime: start)))
+            osc.send(bytes: OSCCodec.encodeBundle([OSCMessage("/entrain/volume", [.float(0), .float(0)])], timetag: OSCTimetag(unixTime: start + 1)))
+        }
+        guard let on = samples.firstIndex(where: { $0 != 0 }), let off = samples.lastIndex(where: { $0 != 0 }) else {
             return XCTFail("the bundles changed nothing")
         }
         XCTAssertEqual(Double(off + 1 - on), 48_000, accuracy: 1, "1000.0 ms apart = 48,000 frames")
@@ -189,20 +184,13 @@ final class OSCLiveTests: LiveClientTestCase {
         let port = freePort()
         let blocker = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(blocker) }
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_addr.s_addr = inet_addr("127.0.0.1")
-        a.sin_port = UInt16(port).bigEndian
-        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(blocker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        XCTAssertTrue(Loopback.bind(blocker, port: port))
         let server = try self.server
         let result = try EntrainBinary.run(["run", "--quiet", "--osc-port", "\(port)"], environment: server.environment)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.error.contains("cannot listen for OSC on 127.0.0.1:\(port)"), result.error)
     }
 }
-
-/// A recording made on another thread (read only after that thread has finished).
-final class Recording: @unchecked Sendable { var samples: [Float] = [] }
 
 /// Collects what arrives on a UDP port (for --osc-feedback targets).
 final class OSCListener {

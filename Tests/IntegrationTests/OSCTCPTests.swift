@@ -10,12 +10,8 @@ final class OSCTCPTests: LiveClientTestCase {
         var inbound: [UInt8] = []
         init(port: Int) throws {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var a = sockaddr_in()
-            a.sin_family = sa_family_t(AF_INET)
-            a.sin_addr.s_addr = inet_addr("127.0.0.1")
-            a.sin_port = UInt16(port).bigEndian
             let deadline = Date().addingTimeInterval(10)
-            while withUnsafePointer(to: &a, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }) != 0 {
+            while !Loopback.connect(fd, port: port) {
                 guard Date() < deadline else { throw TestSupportError.timeout("TCP connect") }
                 usleep(50_000)
             }

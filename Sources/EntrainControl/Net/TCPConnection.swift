@@ -128,27 +128,8 @@ final class TCPListener {
     let address: SocketAddress
 
     init(bind address: SocketAddress) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SocketError.system("socket", errno) }
-        self.fd = fd
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var raw = address.raw
-        let bound = withUnsafePointer(to: &raw) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            let code = errno
-            close(fd)
-            throw SocketError.cannotBind(address, code)
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        self.address = SocketAddress(actual)
+        fd = try IPv4Socket.open(SOCK_STREAM, bind: address, listen: true)
+        self.address = IPv4Socket.localAddress(fd)
     }
 
     deinit { close(fd) }

@@ -7,27 +7,10 @@ final class UDPSocket {
     let address: SocketAddress
 
     init(bind address: SocketAddress) throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw SocketError.system("socket", errno) }
-        self.fd = fd
-        var raw = address.raw
-        let bound = withUnsafePointer(to: &raw) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else {
-            let code = errno
-            close(fd)
-            throw SocketError.cannotBind(address, code)
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        fd = try IPv4Socket.open(SOCK_DGRAM, bind: address)
         var size: Int32 = 4 << 20  // a deep receive buffer rides out bursts
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        self.address = SocketAddress(actual)
+        self.address = IPv4Socket.localAddress(fd)
     }
 
     deinit { close(fd) }
@@ -46,16 +29,7 @@ final class UDPSocket {
     }
 
     @discardableResult
-    func send(_ bytes: [UInt8], to target: SocketAddress) -> Bool {
-        var raw = target.raw
-        return bytes.withUnsafeBytes { data in
-            withUnsafePointer(to: &raw) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, data.baseAddress, data.count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == data.count
-                }
-            }
-        }
-    }
+    func send(_ bytes: [UInt8], to target: SocketAddress) -> Bool { IPv4Socket.send(fd, bytes, to: target) }
 }
 
 public enum SocketError: Error, CustomStringConvertible {

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A UDP OSC peer on loopback: what `entrain osc-load` and the tests use to talk to a client.
+public final class OSCClient {
+    public let local: SocketAddress
+    private let fd: Int32
+    private let target: SocketAddress
+
+    /// Bound to 127.0.0.1:`localPort` (0 = any free port), sending to 127.0.0.1:`port`.
+    public init(port: Int, localPort: Int = 0) throws {
+        guard let any = SocketAddress(host: "127.0.0.1", port: localPort),
+              let target = SocketAddress(host: "127.0.0.1", port: port) else { throw SocketError.system("port", EINVAL) }
+        fd = try IPv4Socket.open(SOCK_DGRAM, bind: any)
+        var size: Int32 = 8 << 20
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        local = IPv4Socket.localAddress(fd)
+        self.target = target
+    }
+
+    deinit { close(fd) }
+
+    public func send(bytes: [UInt8]) { IPv4Socket.send(fd, bytes, to: target) }
+    public func send(_ message: OSCMessage) { send(bytes: OSCCodec.encode(message)) }
+
+    /// Whatever has arrived so far, waiting up to `milliseconds` for the first datagram.
+    public func drain(waitMilliseconds milliseconds: Int32 = 0) -> [OSCMessage] {
+        var out: [OSCMessage] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return out }
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { return out }
+            if let messages = try? OSCCodec.decode(Array(buffer[0..<n])) { out += messages.map(\.message) }
+        }
+    }
+
+    /// Send `message` and wait up to `timeout` for the first message on `reply`.
+    public func request(_ message: OSCMessage, reply: String, timeout: TimeInterval = 2) -> OSCMessage? {
+        send(message)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let found = drain(waitMilliseconds: 10).first(where: { $0.address == reply }) { return found }
+        }
+        return nil
+    }
+}
