@@ -42,7 +42,9 @@ public final class EngineHost: @unchecked Sendable {
 
     /// Validate and send a change in natural units. `glide` nil = the parameter's own smoothing.
     /// Applies at `frame` (engine clock), or at the start of the next period when nil or past.
-    public func set(_ address: String, _ value: Double, glide: Double? = nil, at frame: Int64? = nil) throws {
+    /// `exponential` nil = the parameter's own curve.
+    public func set(_ address: String, _ value: Double, glide: Double? = nil, at frame: Int64? = nil,
+                    exponential: Bool? = nil) throws {
         try state.withLock { values in
             let entry = try table.validate(address, value, in: values)
             let seconds = glide ?? entry.spec.glideSeconds
@@ -50,8 +52,44 @@ public final class EngineHost: @unchecked Sendable {
                 throw ParameterError.constraint(address, reason: "glide time must be 0 to 86400 seconds")
             }
             try push(.set(entry.index, to: value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
-                          exponential: entry.spec.glidesExponentially))
+                          exponential: exponential ?? entry.spec.glidesExponentially))
             values[entry.index] = value
+        }
+    }
+
+    /// One change of a batch.
+    public struct Change: Sendable {
+        public let address: String
+        public let value: Double
+        public let glide: Double?
+        public let exponential: Bool?
+        public init(_ address: String, _ value: Double, glide: Double? = nil, exponential: Bool? = nil) {
+            self.address = address
+            self.value = value
+            self.glide = glide
+            self.exponential = exponential
+        }
+    }
+
+    /// Several changes that belong together, all at `frame`: checked as a whole (each value and
+    /// the rules between parameters on the final state), then sent; if any is refused, none is.
+    public func set(_ changes: [Change], at frame: Int64? = nil) throws {
+        try state.withLock { values in
+            var candidate = values
+            var commands: [Command] = []
+            for change in changes {
+                let entry = try table.entry(for: change.address)
+                candidate[entry.index] = try entry.spec.validate(change.value)
+                let seconds = change.glide ?? entry.spec.glideSeconds
+                guard seconds.isFinite, seconds >= 0, seconds <= 7 * 24 * 3600 else {
+                    throw ParameterError.constraint(change.address, reason: "glide time must be 0 to 604800 seconds")
+                }
+                commands.append(.set(entry.index, to: change.value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
+                                     exponential: change.exponential ?? entry.spec.glidesExponentially))
+            }
+            try table.checkConstraints(candidate)
+            for command in commands { try push(command) }
+            values = candidate
         }
     }
 

@@ -42,10 +42,14 @@ public final class OfflineRenderer {
     }
 
     /// Render `frames` of the entrainment pair straight into `left` and `right` (no copy).
-    public func render(frames: Int, intoLeft left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
+    /// `beforeBlock` gets the engine frame just past each block before it renders (to send
+    /// what is due by then, as a live control loop would).
+    public func render(frames: Int, intoLeft left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                       beforeBlock: ((Int64) throws -> Void)? = nil) rethrows {
         var done = 0
         while done < frames {
             let n = min(blockSize, frames - done)
+            try beforeBlock?(host.frame + Int64(n))
             var direct = PortBuffers()  // only the entrainment pair: other ports are not rendered
             direct[.entrainmentL] = left + done
             direct[.entrainmentR] = right + done

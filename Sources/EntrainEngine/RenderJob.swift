@@ -11,6 +11,9 @@ public struct RenderJob {
     /// Frames per engine call. The output does not depend on it; 256 keeps the engine's
     /// buffers in the first-level cache (measured faster than 1024 or 4096).
     public var blockSize = 256
+    /// Called before each engine block with the host and the frame the block reaches: how a
+    /// session program sends its changes (the same way the live loop does).
+    public var schedule: ((EngineHost, Int64) throws -> Void)?
 
     public init(values: ParameterValues, duration: Double, sampleRate: Int, format: WAVWriter.Format) {
         self.values = values
@@ -58,7 +61,8 @@ public struct RenderJob {
             if let error = writes.sync(execute: { failure.error }) { throw error }
             let slot = Chunk(left: storage + (chunk % chunkCount) * 2 * chunkFrames, frames: min(chunkFrames, frames - done),
                              stride: chunkFrames)
-            renderer.render(frames: slot.frames, intoLeft: slot.left, right: slot.right)
+            try renderer.render(frames: slot.frames, intoLeft: slot.left, right: slot.right,
+                                beforeBlock: schedule.map { schedule in { try schedule(host, $0) } })
             writes.async {
                 if failure.error == nil {
                     do { try writer.write([slot.leftBuffer, slot.rightBuffer]) } catch { failure.error = error }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainControl
 import EntrainEngine
 import Foundation
 
@@ -9,8 +10,9 @@ struct Render: ParsableCommand {
         abstract: "Render offline to a WAV file, through the same engine code as the live client.")
 
     @OptionGroup var engine: EngineOptions
-    @Option(help: "Length in seconds, including the fade-out at the end.")
-    var duration: Double
+    @OptionGroup var session: SessionOption
+    @Option(help: "Length in seconds, including the fade-out at the end (default with --session: the session's length).")
+    var duration: Double?
     @Option(help: "Sample rate in Hz.")
     var rate: Int = 48000
     @Option(help: "Output WAV file (written atomically; devices and pipes are written through).")
@@ -21,19 +23,30 @@ struct Render: ParsableCommand {
     var blockSize = 256
 
     func validate() throws {
-        guard duration.isFinite, duration > 0, duration <= 24 * 3600 else {
-            throw ValidationError("--duration must be between 0 and 86400 seconds")
+        if let duration {
+            guard duration.isFinite, duration > 0, duration <= 7 * 24 * 3600 else {
+                throw ValidationError("--duration must be between 0 and 604800 seconds (a week)")
+            }
+        } else if session.path == nil {
+            throw ValidationError("give --duration (or --session, whose length is used)")
         }
         guard (8000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000–384000 Hz") }
         guard (1...65536).contains(blockSize) else { throw ValidationError("--block-size must be 1–65536") }
     }
 
     func run() throws {
-        var job = RenderJob(values: try engine.parameterValues(), duration: duration, sampleRate: rate, format: format)
+        let program = try session.program(sampleRate: Double(rate))
+        let values = try engine.parameterValues()
+        let length = duration ?? program.map { Double($0.frames) / Double(rate) } ?? 0
+        var job = RenderJob(values: program?.initialValues(values) ?? values, duration: length, sampleRate: rate, format: format)
         job.blockSize = blockSize
+        if let program {
+            let player = SessionPlayer(program: program, startFrame: 0)
+            job.schedule = { host, frame in try player.send(through: frame, to: host) }
+        }
         let result = try job.run(to: URL(fileURLWithPath: out))
         if let note = result.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         let peak = result.peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(result.peak))) : "silence"
-        print("wrote \(out): \(result.frames) frames, \(duration) s at \(rate) Hz, \(format.rawValue), peak \(peak)")
+        print("wrote \(out): \(result.frames) frames, \(length) s at \(rate) Hz, \(format.rawValue), peak \(peak)")
     }
 }

@@ -11,6 +11,7 @@ struct Run: ParsableCommand {
 
     @OptionGroup var engine: EngineOptions
     @OptionGroup var osc: OSCOptions
+    @OptionGroup var session: SessionOption
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -29,10 +30,16 @@ struct Run: ParsableCommand {
 
         let client = try JackClient(options: .init(name: name, server: server), logger: logger)
         defer { client.close() }
-        let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: values))
+        let program = try session.program(sampleRate: client.sampleRate)
+        let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values))
+        let player = program.map { SessionPlayer(program: $0, startFrame: 0) }
+        try player?.send(through: Int64(client.sampleRate), to: current.host)
         try client.activate(host: current.host)
         if autoconnect { try client.autoconnect() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
+        if let program {
+            logger.info("session '\(program.session.name)': \(program.session.stages.count) stages, \(Self.clock(program.session.duration))")
+        }
 
         let meter = PeakMeter()
         let oscServer = try startOSC(current: current, client: client, meter: meter, logger: logger)
@@ -60,9 +67,16 @@ struct Run: ParsableCommand {
                 meter.record(current.host.status.pointee.takePeaks())
                 nextMeter = Date().addingTimeInterval(0.05)
             }
+            // A session is fed a second ahead; it ends with the fade-out finishing on its last frame.
+            var sessionOver = false
+            if let player, stopDeadline == nil {
+                try player.send(through: current.host.frame + Int64(current.host.sampleRate), to: current.host)
+                let fadeOut = Int64(try current.host.value(of: "/master/fade-out") * current.host.sampleRate)
+                sessionOver = current.host.frame >= player.endFrame - fadeOut
+            }
             let signals = SignalWatcher.received
             if signals >= 2 { break }  // a second Ctrl-C: stop now
-            if signals == 1 && stopDeadline == nil {
+            if (signals == 1 || sessionOver) && stopDeadline == nil {
                 try current.host.stop()
                 let fade = try current.host.value(of: "/master/fade-out")
                 stopDeadline = Date().addingTimeInterval(fade + 1)
@@ -73,6 +87,11 @@ struct Run: ParsableCommand {
             if !quiet && stopDeadline == nil { status.update(host: current.host, client: client, meter: meter) }
         }
         logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(client.xruns) xruns")
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, logger: Logger) throws -> OSCServer? {
