@@ -26,5 +26,5 @@ stop_server() {
 }
 trap stop_server EXIT
 
-# The default program: alpha-band binaural (200 Hz carrier, 10 Hz beat), gently faded in.
-"$bin" run --autoconnect --mode binaural --carrier 200 --beat 10 --fade-in 5 "$@"
+# The default program: the alpha relaxation session (binaural, 12 Hz settling to 10 Hz), faded in.
+"$bin" run --autoconnect --session sessions/alpha-relaxation.json --fade-in 5 "$@"

@@ -6,6 +6,11 @@ public enum TestEngine {
     /// A host with `settings` applied over the defaults. Fades are 0 unless given, so what is
     /// measured is the steady signal.
     public static func host(_ settings: [String: String] = [:], sampleRate: Double = 48_000) throws -> EngineHost {
+        try EngineHost(sampleRate: sampleRate, values: values(settings))
+    }
+
+    /// The values `host` would start with.
+    public static func values(_ settings: [String: String] = [:]) throws -> ParameterValues {
         let table = Engine.parameterTable
         var values = table.defaults
         var all = ["/master/fade-in": "0", "/master/fade-out": "0"]
@@ -14,7 +19,7 @@ public enum TestEngine {
             let entry = try table.entry(for: address)
             values[entry.index] = try entry.spec.parse(text)
         }
-        return try EngineHost(sampleRate: sampleRate, values: values)
+        return values
     }
 
     /// Render `seconds` of the entrainment pair.
