@@ -11,8 +11,13 @@ final class FeedbackHub {
     static let meterInterval = 1.0 / 15
     static let maximumSubscribers = 64
 
+    static let reportInterval = 1.0
+
     private let host: @Sendable () -> EngineHost
     private let meter: PeakMeter
+    /// Sent to subscribers once a second (the session transport's position and state).
+    private let report: @Sendable () -> [OSCMessage]
+    private var nextReport = 0.0
     /// Targets from --osc-feedback: never removed by /osc/unsubscribe.
     private let fixed: Set<Peer>
     private(set) var subscribers: Set<Peer>
@@ -20,9 +25,11 @@ final class FeedbackHub {
     private var nextValueCheck = 0.0
     private var nextMeter = 0.0
 
-    init(host: @escaping @Sendable () -> EngineHost, meter: PeakMeter, fixed: [SocketAddress]) {
+    init(host: @escaping @Sendable () -> EngineHost, meter: PeakMeter, fixed: [SocketAddress],
+         report: @escaping @Sendable () -> [OSCMessage] = { [] }) {
         self.host = host
         self.meter = meter
+        self.report = report
         self.fixed = Set(fixed.map(Peer.udp))
         subscribers = self.fixed
     }
@@ -67,6 +74,10 @@ final class FeedbackHub {
                 }
             }
             lastSent = values
+        }
+        if now >= nextReport {
+            nextReport = now + Self.reportInterval
+            out += report()
         }
         if now >= nextMeter {
             nextMeter = now + Self.meterInterval

@@ -22,12 +22,15 @@ public struct OSCRouter: Sendable {
     let frame: @Sendable (OSCTimetag) -> Int64?
     /// The arguments of the /status reply.
     let status: @Sendable () -> [OSCValue]
+    /// Session transport and timer (nil: those addresses answer with an error).
+    let transport: SessionTransport?
 
     public init(host: @escaping @Sendable () -> EngineHost, frame: @escaping @Sendable (OSCTimetag) -> Int64?,
-                status: @escaping @Sendable () -> [OSCValue]) {
+                status: @escaping @Sendable () -> [OSCValue], transport: SessionTransport? = nil) {
         self.host = host
         self.frame = frame
         self.status = status
+        self.transport = transport
     }
 
     public func handle(_ timed: TimedMessage) -> [Action] {
@@ -47,8 +50,45 @@ public struct OSCRouter: Sendable {
             }
             return [.subscribe(port: nil)]
         case "/osc/unsubscribe": return [.unsubscribe]
-        default: return parameter(message, at: timed.timetag)
+        default:
+            if message.address.hasPrefix("/session/") || message.address.hasPrefix("/timer/") { return transportCommand(message) }
+            return parameter(message, at: timed.timetag)
         }
+    }
+
+    /// /session/load s, /session/play, /session/pause, /session/stop, /session/seek f,
+    /// /session/status; /timer/minutes f (no argument: a query), /timer/cancel.
+    private func transportCommand(_ message: OSCMessage) -> [Action] {
+        guard let transport else { return [.error(address: message.address, reason: "sessions are not available here")] }
+        let arguments = message.arguments
+        func number() throws -> Double {
+            guard arguments.count == 1, let n = arguments[0].number, n.isFinite else {
+                throw ParameterError.constraint(message.address, reason: "expects one number")
+            }
+            return n
+        }
+        do {
+            switch message.address {
+            case "/session/load":
+                guard arguments.count == 1, let name = arguments[0].text else {
+                    return [.error(address: message.address, reason: "expects one string: a session name")]
+                }
+                try transport.load(name)
+            case "/session/play": return perform(message) { try transport.play() }
+            case "/session/pause": return perform(message) { try transport.pause() }
+            case "/session/stop": return perform(message) { try transport.stop() }
+            case "/session/seek": try transport.seek(try number())
+            case "/session/status": return transport.report().map(Action.reply)
+            case "/timer/minutes":
+                if arguments.isEmpty { return transport.report().filter { $0.address == "/timer/remaining" }.map(Action.reply) }
+                try transport.setTimer(minutes: try number())
+            case "/timer/cancel": return perform(message) { transport.cancelTimer() }
+            default: return [.error(address: message.address, reason: "unknown address")]
+            }
+        } catch {
+            return [.error(address: message.address, reason: Self.reason(error, address: message.address))]
+        }
+        return []
     }
 
     private func perform(_ message: OSCMessage, _ body: () throws -> Void) -> [Action] {

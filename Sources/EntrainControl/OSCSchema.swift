@@ -83,6 +83,14 @@ public enum OSCSchema {
         | `/ping` | any | liveness check | `/pong` with the same arguments |
         | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period) |
         | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new subscriber gets every parameter at once | the full state, as feedback |
+        | `/session/load` | `s:name` | load a session from the session directories (`--sessions-dir`, default `./sessions`, and `$XDG_DATA_HOME/entrain/sessions`) by name, with or without `.json`; paths outside them (absolute, `..`, links leading out) are refused | — (`/error` if refused or invalid, with the file's problems) |
+        | `/session/play` | none | start the loaded session, or resume it where it was paused; fades back in if the output was stopped | — |
+        | `/session/pause` | none | freeze: every parameter settles (50 ms) on its value at this moment | — |
+        | `/session/stop` | none | end the session with a fade-out (`/master/fade-out`); the client stays up, silent | — |
+        | `/session/seek` | `f:seconds` | go to that point of the session: its state there within 50 ms, slides under way continue | — |
+        | `/session/status` | none | the transport's state | the messages listed under "Sent by entrain" for sessions and the timer |
+        | `/timer/minutes` | `f:minutes` (none: a query) | stop with a fade so that the fade ends after that many minutes (0 < minutes ≤ 1440) | query: `/timer/remaining` |
+        | `/timer/cancel` | none | cancel the timer | — |
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
 
         ## Sent by entrain
@@ -92,6 +100,9 @@ public enum OSCSchema {
         | every parameter address | its value (float; string for choices; int for toggles) | to subscribers and `--osc-feedback HOST:PORT` targets, whenever the value changes, from any source; at most 30 per second per address |
         | every `ADDRESS/norm` | `f` 0…1 | alongside the above |
         | `/meter/entrainment` | `f f`: peak of entrainment_L and _R in dBFS (−120 = silence) | to subscribers, 15 times a second |
+        | `/session/state` | `s`: `idle`, `playing`, `paused` or `finished` | to subscribers once a second, and on `/session/status` |
+        | `/session/name`, `/session/position`, `/session/stage`, `/session/remaining` | `s:name`; `f:seconds`; `i:number s:name`; `f:seconds` | with `/session/state`, when a session is loaded |
+        | `/timer/remaining` | `f:seconds` (−1: no timer) | with `/session/state` |
         | `/error` | `s:address s:reason` | to the sender of a bad message (address empty when the packet could not be read) |
         | `/pong`, `/status`, query answers | as above | to the sender |
 

@@ -66,7 +66,7 @@ public final class OSCServer: @unchecked Sendable {
     private var suppressedLogs = 0
 
     public init(configuration: Configuration, router: OSCRouter, host: @escaping @Sendable () -> EngineHost,
-                meter: PeakMeter, logger: Logger) throws {
+                meter: PeakMeter, report: @escaping @Sendable () -> [OSCMessage] = { [] }, logger: Logger) throws {
         guard let address = SocketAddress(host: configuration.bind, port: configuration.port) else {
             throw OSCServerError.badBindAddress(configuration.bind)
         }
@@ -74,7 +74,7 @@ public final class OSCServer: @unchecked Sendable {
         listener = try configuration.tcpPort.map { try TCPListener(bind: SocketAddress(ip: address.ip, port: UInt16($0))) }
         self.configuration = configuration
         self.router = router
-        hub = FeedbackHub(host: host, meter: meter, fixed: configuration.feedback)
+        hub = FeedbackHub(host: host, meter: meter, fixed: configuration.feedback, report: report)
         self.logger = logger
     }
 

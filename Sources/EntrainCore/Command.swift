@@ -6,6 +6,8 @@ public struct Command: Sendable {
         case set
         /// Fade every output to silence over `glideFrames`, then stay silent (end of a run).
         case stop
+        /// Fade back in over `glideFrames` after a stop (a session played again).
+        case start
         /// Silence within one period and hold it until `resume`.
         case panic
         case resume

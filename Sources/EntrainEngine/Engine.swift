@@ -118,6 +118,10 @@ public struct Engine {
         case .stop:
             stopping = true
             entrainmentBus.fade(to: 0, frames: frames)
+        case .start:
+            stopping = false
+            status.pointee.stopped.store(false, ordering: .relaxed)
+            entrainmentBus.fade(to: 1, frames: frames)
         case .panic:
             entrainmentBus.mute(true, frames: frames)
             status.pointee.panicked.store(true, ordering: .relaxed)

@@ -100,6 +100,12 @@ public final class EngineHost: @unchecked Sendable {
     }
 
     public var isStopped: Bool { status.pointee.stopped.load(ordering: .acquiring) }
+
+    /// Fade back in after `stop`, over the configured fade-in, at `frame` (or now).
+    public func start(at frame: Int64? = nil) throws {
+        let seconds = try value(of: "/master/fade-in")
+        try send(Command(frame: frame ?? 0, kind: .start, glideFrames: max(1, Int(seconds * sampleRate))))
+    }
     public var isPanicked: Bool { status.pointee.panicked.load(ordering: .relaxed) }
 
     /// Silence within one period (10 ms fade) until `resume`.

@@ -18,6 +18,10 @@ struct Run: ParsableCommand {
     var server: String?
     @Flag(help: "Connect the audio outputs to the first two physical playback ports (ignored under NSM).")
     var autoconnect = false
+    @Option(help: "Stop with a fade after this many minutes (5, 10, 15, 30, 60 or any).")
+    var timer: Double?
+    @Option(name: .customLong("sessions-dir"), help: "Where /session/load finds sessions, besides $XDG_DATA_HOME/entrain/sessions.")
+    var sessionsDirectory = "sessions"
     @Flag(help: "No status line.")
     var quiet = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
@@ -32,8 +36,12 @@ struct Run: ParsableCommand {
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values))
-        let player = program.map { SessionPlayer(program: $0, startFrame: 0) }
-        try player?.send(through: Int64(client.sampleRate), to: current.host)
+        let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory))
+        if let program {
+            transport.load(program)
+            try transport.play(atEngineFrame: 0)  // with the engine's first frame: the run equals a render
+        }
+        if let timer { try transport.setTimer(minutes: timer) }
         try client.activate(host: current.host)
         if autoconnect { try client.autoconnect() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
@@ -42,7 +50,7 @@ struct Run: ParsableCommand {
         }
 
         let meter = PeakMeter()
-        let oscServer = try startOSC(current: current, client: client, meter: meter, logger: logger)
+        let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, logger: logger)
         defer { oscServer?.stop() }
 
         var status = StatusLine()
@@ -67,21 +75,18 @@ struct Run: ParsableCommand {
                 meter.record(current.host.status.pointee.takePeaks())
                 nextMeter = Date().addingTimeInterval(0.05)
             }
-            // A session is fed a second ahead; it ends with the fade-out finishing on its last frame.
-            var sessionOver = false
-            if let player, stopDeadline == nil {
-                try player.send(through: current.host.frame + Int64(current.host.sampleRate), to: current.host)
-                let fadeOut = Int64(try current.host.value(of: "/master/fade-out") * current.host.sampleRate)
-                sessionOver = current.host.frame >= player.endFrame - fadeOut
-            }
+            // Sessions are fed a second ahead. A session or timer given on the command line ends
+            // the run (its fade-out ends on time); ones started over OSC leave the client up.
+            let event = stopDeadline == nil ? try transport.tick() : nil
+            let ends = (event == .sessionFinished && program != nil) || (event == .timerExpired && timer != nil)
             let signals = SignalWatcher.received
             if signals >= 2 { break }  // a second Ctrl-C: stop now
-            if (signals == 1 || sessionOver) && stopDeadline == nil {
-                try current.host.stop()
+            if (signals == 1 || ends) && stopDeadline == nil {
+                if !ends { try current.host.stop() }  // the transport started the fade itself
                 let fade = try current.host.value(of: "/master/fade-out")
                 stopDeadline = Date().addingTimeInterval(fade + 1)
                 if !quiet { status.finish() }
-                logger.info("stopping: fading out over \(fade) s")
+                logger.info("\(ends ? (event == .timerExpired ? "timer expired" : "session finished") : "stopping"): fading out over \(fade) s")
             }
             if let deadline = stopDeadline, current.host.isStopped || Date() > deadline { break }
             if !quiet && stopDeadline == nil { status.update(host: current.host, client: client, meter: meter) }
@@ -94,14 +99,23 @@ struct Run: ParsableCommand {
         return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
 
-    private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, logger: Logger) throws -> OSCServer? {
+    /// The session folder given (default ./sessions) and $XDG_DATA_HOME/entrain/sessions.
+    static func sessionDirectories(_ given: String) -> [URL] {
+        let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return [URL(fileURLWithPath: given), data.appendingPathComponent("entrain/sessions")]
+    }
+
+    private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
+                          logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
         let router = OSCRouter(
             host: { current.host },
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
-            status: { StatusReport.arguments(host: current.host, client: client) })
+            status: { StatusReport.arguments(host: current.host, client: client) },
+            transport: transport)
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
-                                   meter: meter, logger: logger)
+                                   meter: meter, report: { transport.report() }, logger: logger)
         server.start()
         logger.info("OSC on udp://\(server.address)\(server.tcpAddress.map { " and tcp://\($0)" } ?? "")")
         return server

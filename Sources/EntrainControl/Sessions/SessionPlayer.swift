@@ -59,6 +59,33 @@ public struct SessionProgram: Sendable {
         return values
     }
 
+    /// Where every parameter the program has touched stands at `frame` (from the start): its value
+    /// then, and, mid-slide, the target and the seconds left to reach it.
+    public func state(at frame: Int64) -> [(address: String, value: Double, target: Double, remaining: Double, exponential: Bool)] {
+        let table = Engine.parameterTable
+        var slides: [String: (from: Double, to: Double, start: Int64, length: Int64, exponential: Bool)] = [:]
+        var order: [String] = []
+        for change in changes where change.frame <= frame {
+            guard let spec = try? table.entry(for: change.address).spec else { continue }
+            let before = slides[change.address].map { Self.value(of: $0, at: change.frame) } ?? change.value
+            let length = Int64(((change.glide ?? spec.glideSeconds) * sampleRate).rounded())
+            if slides[change.address] == nil { order.append(change.address) }
+            slides[change.address] = (before, change.value, change.frame, length, change.exponential ?? spec.glidesExponentially)
+        }
+        return order.map { address in
+            let slide = slides[address]!
+            let remaining = max(0, Double(slide.start + slide.length - frame) / sampleRate)
+            return (address, Self.value(of: slide, at: frame), slide.to, remaining, slide.exponential)
+        }
+    }
+
+    private static func value(of slide: (from: Double, to: Double, start: Int64, length: Int64, exponential: Bool), at frame: Int64) -> Double {
+        guard slide.length > 0, frame < slide.start + slide.length else { return slide.to }
+        let t = Double(frame - slide.start) / Double(slide.length)
+        if slide.exponential && slide.from > 0 && slide.to > 0 { return slide.from * pow(slide.to / slide.from, t) }
+        return slide.from + (slide.to - slide.from) * t
+    }
+
     /// The stage playing at `frame` (frames from the start).
     public func stage(at frame: Int64) -> Int {
         max(0, (stageStarts.lastIndex { $0 <= frame }) ?? 0)
@@ -73,9 +100,11 @@ public final class SessionPlayer {
     public let startFrame: Int64
     private var next = 0
 
-    public init(program: SessionProgram, startFrame: Int64) {
+    /// `skipThrough`: session frames already accounted for (after a seek), not sent again.
+    public init(program: SessionProgram, startFrame: Int64, skipThrough: Int64? = nil) {
         self.program = program
         self.startFrame = startFrame
+        if let skipThrough { next = program.changes.firstIndex { $0.frame > skipThrough } ?? program.changes.count }
     }
 
     public var endFrame: Int64 { startFrame + program.frames }

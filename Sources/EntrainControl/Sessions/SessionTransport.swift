@@ -1,0 +1,222 @@
+import EntrainEngine
+import Foundation
+import Synchronization
+
+/// Plays session programs on the live engine: load, play, pause, stop, seek, and a sleep timer.
+/// Driven by OSC and by the run loop's `tick()`; a mutex keeps the two in step.
+public final class SessionTransport: Sendable {
+    public enum State: String, Sendable { case idle, playing, paused, finished }
+
+    /// What a tick noticed.
+    public enum Event: Equatable, Sendable { case sessionFinished, timerExpired }
+
+    struct Status {
+        var program: SessionProgram?
+        var player: SessionPlayer?
+        var state = State.idle
+        /// Session frame where a pause happened (or the next play resumes).
+        var position: Int64 = 0
+        /// Engine frame at which the timer's fade-out must be over.
+        var timerEnd: Int64?
+    }
+
+    private let engine: CurrentEngine
+    /// Where /session/load may read from; nothing outside them is ever opened.
+    public let directories: [URL]
+    private let status = Mutex(Status())
+    /// Seconds to reach a new state on seek, pause and resume: short enough to feel immediate,
+    /// long enough not to click.
+    static let settle = 0.05
+
+    public init(engine: CurrentEngine, directories: [URL]) {
+        self.engine = engine
+        self.directories = directories.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
+    }
+
+    public var state: State { status.withLock { $0.state } }
+
+    // MARK: - Loading
+
+    /// Load a session by name ("theta-meditation", "theta-meditation.json" or "sub/x.json")
+    /// from the session directories. Absolute paths and anything resolving outside them are refused.
+    public func load(_ name: String) throws {
+        let url = try resolve(name)
+        let (session, _) = try SessionDecoder.load(url)
+        load(SessionProgram(session, sampleRate: engine.host.sampleRate))
+    }
+
+    /// Take an already compiled program (idle until `play`).
+    public func load(_ program: SessionProgram) {
+        status.withLock { $0 = Status(program: program, player: nil, state: .idle, position: 0, timerEnd: $0.timerEnd) }
+    }
+
+    func resolve(_ name: String) throws -> URL {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+            throw TransportError.outsideSessionDirectories(name)
+        }
+        let file = name.hasSuffix(".json") ? name : name + ".json"
+        for directory in directories {
+            let candidate = directory.appendingPathComponent(file).standardizedFileURL.resolvingSymlinksInPath()
+            guard candidate.path.hasPrefix(directory.path + "/") else { throw TransportError.outsideSessionDirectories(name) }
+            if FileManager.default.isReadableFile(atPath: candidate.path) { return candidate }
+        }
+        throw TransportError.notFound(name, directories.map(\.path))
+    }
+
+    // MARK: - Transport
+
+    /// Start (from the beginning, or where a pause left off), fading in if the output was stopped.
+    /// `atEngineFrame` 0 starts a session together with the engine (command-line sessions, so
+    /// the live run equals a render); otherwise it starts now.
+    public func play(atEngineFrame start: Int64? = nil) throws {
+        try status.withLock { s in
+            guard let program = s.program else { throw TransportError.nothingLoaded }
+            let host = engine.host
+            if host.isStopped { try host.start() }
+            if let start {
+                s.player = SessionPlayer(program: program, startFrame: start)
+                s.position = 0
+            } else {
+                let position = s.state == .paused ? s.position : (s.state == .finished ? 0 : s.position)
+                try jump(to: position, program: program, host: host, status: &s)
+            }
+            s.state = .playing
+            try s.player?.send(through: host.frame + Int64(host.sampleRate), to: host)
+        }
+    }
+
+    /// Freeze where the session is: every parameter settles on its value of this moment.
+    public func pause() throws {
+        try status.withLock { s in
+            guard s.state == .playing, let program = s.program, let player = s.player else { throw TransportError.notPlaying }
+            let host = engine.host
+            let position = max(0, host.frame - player.startFrame)
+            let changes = program.state(at: position).map { EngineHost.Change($0.address, $0.value, glide: Self.settle) }
+            try host.set(changes)
+            s.player = nil
+            s.position = position
+            s.state = .paused
+        }
+    }
+
+    /// End the session with a fade-out; the client stays up, silent, until something plays.
+    public func stop() throws {
+        try status.withLock { s in
+            s.player = nil
+            s.position = 0
+            s.state = .idle
+            try engine.host.stop()
+        }
+    }
+
+    /// Go to `seconds` into the session: its state there is reached within 50 ms (slides under
+    /// way continue to their targets), then the program goes on from there.
+    public func seek(_ seconds: Double) throws {
+        try status.withLock { s in
+            guard let program = s.program else { throw TransportError.nothingLoaded }
+            let total = Double(program.frames) / program.sampleRate
+            guard seconds.isFinite, seconds >= 0, seconds < total else { throw TransportError.seekOutOfRange(seconds, total) }
+            let position = Int64((seconds * program.sampleRate).rounded())
+            if s.state == .playing {
+                try jump(to: position, program: program, host: engine.host, status: &s)
+            } else {
+                s.position = position
+            }
+        }
+    }
+
+    /// Move the live engine to the program's state at `position` and continue from there.
+    private func jump(to position: Int64, program: SessionProgram, host: EngineHost, status s: inout Status) throws {
+        let now = host.frame
+        let arrive = now + Int64(Self.settle * host.sampleRate)
+        let state = program.state(at: position)
+        try host.set(state.map { EngineHost.Change($0.address, $0.value, glide: Self.settle) }, at: now)
+        let underway = state.filter { $0.remaining > Self.settle }
+        if !underway.isEmpty {
+            try host.set(underway.map { EngineHost.Change($0.address, $0.target, glide: $0.remaining - Self.settle, exponential: $0.exponential) }, at: arrive)
+        }
+        s.player = SessionPlayer(program: program, startFrame: now - position, skipThrough: position)
+        s.position = position
+    }
+
+    // MARK: - Timer
+
+    /// Stop with a fade after `minutes` (the fade-out ends then).
+    public func setTimer(minutes: Double) throws {
+        guard minutes.isFinite, minutes > 0, minutes <= 24 * 60 else { throw TransportError.badTimer(minutes) }
+        let host = engine.host
+        status.withLock { $0.timerEnd = host.frame + Int64(minutes * 60 * host.sampleRate) }
+    }
+
+    public func cancelTimer() { status.withLock { $0.timerEnd = nil } }
+
+    // MARK: - Time passing
+
+    /// From the run loop: send what is due in the next second, notice the end of the session
+    /// and of the timer (both start the fade-out so it ends on time).
+    public func tick() throws -> Event? {
+        try status.withLock { s in
+            let host = engine.host
+            let fadeOut = Int64(try host.value(of: "/master/fade-out") * host.sampleRate)
+            if let end = s.timerEnd, host.frame >= end - fadeOut {
+                s.timerEnd = nil
+                s.player = nil
+                if s.state == .playing { s.state = .idle }
+                try host.stop()
+                return .timerExpired
+            }
+            guard s.state == .playing, let player = s.player else { return nil }
+            try player.send(through: host.frame + Int64(host.sampleRate), to: host)
+            if host.frame >= player.endFrame - fadeOut {
+                s.player = nil
+                s.state = .finished
+                s.position = 0
+                try host.stop()
+                return .sessionFinished
+            }
+            return nil
+        }
+    }
+
+    /// The transport's state as OSC messages: /session/state, /session/name, /session/position,
+    /// /session/stage, /session/remaining, /timer/remaining.
+    public func report() -> [OSCMessage] {
+        status.withLock { s in
+            let host = engine.host
+            var out = [OSCMessage("/session/state", [.string(s.state.rawValue)])]
+            if let program = s.program {
+                let position = s.state == .playing ? max(0, host.frame - (s.player?.startFrame ?? host.frame)) : s.position
+                let stage = program.stage(at: position)
+                let total = Double(program.frames) / program.sampleRate
+                let seconds = Double(position) / program.sampleRate
+                out += [OSCMessage("/session/name", [.string(program.session.name)]),
+                        OSCMessage("/session/position", [.float(Float(seconds))]),
+                        OSCMessage("/session/stage", [.int32(Int32(stage + 1)), .string(program.session.stages[stage].name)]),
+                        OSCMessage("/session/remaining", [.float(Float(max(0, total - seconds)))])]
+            }
+            let timer = s.timerEnd.map { Float(max(0, Double($0 - host.frame) / host.sampleRate)) } ?? -1
+            out.append(OSCMessage("/timer/remaining", [.float(timer)]))
+            return out
+        }
+    }
+}
+
+public enum TransportError: Error, CustomStringConvertible {
+    case outsideSessionDirectories(String)
+    case notFound(String, [String])
+    case nothingLoaded
+    case notPlaying
+    case seekOutOfRange(Double, Double)
+    case badTimer(Double)
+
+    public var description: String {
+        switch self {
+        case .outsideSessionDirectories(let name): "'\(name)' is outside the session directories (give a name, not a path)"
+        case .notFound(let name, let dirs): "no session '\(name)' in \(dirs.joined(separator: " or "))"
+        case .nothingLoaded: "no session loaded (/session/load s:name first)"
+        case .notPlaying: "no session is playing"
+        case .seekOutOfRange(let s, let total): "cannot seek to \(s) s: the session is \(String(format: "%.1f", total)) s long"
+        case .badTimer(let m): "timer must be more than 0 and at most 1440 minutes (got \(m))"
+        }
+    }
+}
