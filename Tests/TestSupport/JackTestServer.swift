@@ -1,7 +1,7 @@
 import CJack
 import Foundation
 
-/// A private `jackd -d dummy` under its own server name, so tests never touch a user's server.
+/// A private realtime `jackd -d dummy` under its own server name, so tests never touch a user's server.
 /// Stopped when the object goes away.
 public final class JackTestServer {
     public let name: String
@@ -17,7 +17,9 @@ public final class JackTestServer {
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        process.arguments = ["-n", name, "--no-realtime", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
+        // Realtime, as a rig runs it (jackd falls back to normal scheduling if it may not): the
+        // process threads must not compete with the OSC thread or the test's own load.
+        process.arguments = ["-n", name, "-R", "-P", "70", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
         var env = ProcessInfo.processInfo.environment
         env["JACK_NO_AUDIO_RESERVATION"] = "1"
         process.environment = env
