@@ -24,13 +24,16 @@ public struct OSCRouter: Sendable {
     let status: @Sendable () -> [OSCValue]
     /// Session transport and timer (nil: those addresses answer with an error).
     let transport: SessionTransport?
+    /// Presets and playlists (nil: those addresses answer with an error).
+    let library: Library?
 
     public init(host: @escaping @Sendable () -> EngineHost, frame: @escaping @Sendable (OSCTimetag) -> Int64?,
-                status: @escaping @Sendable () -> [OSCValue], transport: SessionTransport? = nil) {
+                status: @escaping @Sendable () -> [OSCValue], transport: SessionTransport? = nil, library: Library? = nil) {
         self.host = host
         self.frame = frame
         self.status = status
         self.transport = transport
+        self.library = library
     }
 
     public func handle(_ timed: TimedMessage) -> [Action] {
@@ -52,6 +55,7 @@ public struct OSCRouter: Sendable {
         case "/osc/unsubscribe": return [.unsubscribe]
         default:
             if message.address.hasPrefix("/session/") || message.address.hasPrefix("/timer/") { return transportCommand(message) }
+            if message.address.hasPrefix("/preset/") || message.address.hasPrefix("/playlist/") { return libraryCommand(message) }
             return parameter(message, at: timed.timetag)
         }
     }
@@ -83,6 +87,63 @@ public struct OSCRouter: Sendable {
                 if arguments.isEmpty { return transport.report().filter { $0.address == "/timer/remaining" }.map(Action.reply) }
                 try transport.setTimer(minutes: try number())
             case "/timer/cancel": return perform(message) { transport.cancelTimer() }
+            default: return [.error(address: message.address, reason: "unknown address")]
+            }
+        } catch {
+            return [.error(address: message.address, reason: Self.reason(error, address: message.address))]
+        }
+        return []
+    }
+
+    /// /preset/save|load|rename|delete|list and /playlist/create|add|remove|move|rename|delete|
+    /// list|show|play (see osc-schema.md).
+    private func libraryCommand(_ message: OSCMessage) -> [Action] {
+        guard let library else { return [.error(address: message.address, reason: "presets and playlists are not available here")] }
+        let a = message.arguments
+        func text(_ i: Int) throws -> String {
+            guard a.indices.contains(i), let t = a[i].text else { throw ParameterError.constraint(message.address, reason: "argument \(i + 1) must be a string") }
+            return t
+        }
+        func number(_ i: Int) throws -> Double {
+            guard a.indices.contains(i), let n = a[i].number, n.isFinite else { throw ParameterError.constraint(message.address, reason: "argument \(i + 1) must be a number") }
+            return n
+        }
+        let engine = host()
+        do {
+            switch message.address {
+            case "/preset/save": try library.presets.save(try text(0), values: engine.values)
+            case "/preset/load":
+                let values = try library.presets.load(try text(0), over: engine.values)
+                let glide = a.count > 1 ? try number(1) : 2
+                guard glide >= 0 else { throw ParameterError.constraint(message.address, reason: "the glide time must be ≥ 0") }
+                try engine.set(engine.table.entries.filter { !$0.spec.address.hasPrefix("/master/") }
+                    .map { EngineHost.Change($0.spec.address, values[$0.index], glide: glide) })
+            case "/preset/rename": try library.presets.store.rename(try text(0), to: try text(1))
+            case "/preset/delete": try library.presets.store.delete(try text(0))
+            case "/preset/list": return [.reply(OSCMessage("/preset/list", library.presets.store.names().map { .string($0) }))]
+            case "/playlist/create": try library.playlists.create(try text(0))
+            case "/playlist/add":
+                guard let kind = Playlists.Item.Kind(rawValue: try text(1)) else {
+                    throw ParameterError.constraint(message.address, reason: "argument 2 must be preset or session")
+                }
+                let duration = kind == .preset ? try number(3) : nil
+                if let duration, duration <= 0 { throw ParameterError.constraint(message.address, reason: "the duration must be > 0 seconds") }
+                try library.playlists.add(Playlists.Item(kind: kind, name: try text(2), duration: duration), to: try text(0))
+            case "/playlist/remove": try library.playlists.remove(Int(try number(1)), from: try text(0))
+            case "/playlist/move": try library.playlists.move(Int(try number(1)), to: Int(try number(2)), in: try text(0))
+            case "/playlist/rename": try library.playlists.store.rename(try text(0), to: try text(1))
+            case "/playlist/delete": try library.playlists.store.delete(try text(0))
+            case "/playlist/list": return [.reply(OSCMessage("/playlist/list", library.playlists.store.names().map { .string($0) }))]
+            case "/playlist/show":
+                let name = try text(0)
+                let items = try library.playlists.items(name)
+                return [.reply(OSCMessage("/playlist/show", [.string(name)] + items.flatMap { item -> [OSCValue] in
+                    [.string(item.kind.rawValue), .string(item.name), .float(Float(item.duration ?? 0))]
+                }))]
+            case "/playlist/play":
+                guard let transport else { throw ParameterError.constraint(message.address, reason: "sessions are not available here") }
+                try transport.loadPlaylist(try text(0), from: library)
+                try transport.play()
             default: return [.error(address: message.address, reason: "unknown address")]
             }
         } catch {

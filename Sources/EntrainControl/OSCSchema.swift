@@ -91,6 +91,19 @@ public enum OSCSchema {
         | `/session/status` | none | the transport's state | the messages listed under "Sent by entrain" for sessions and the timer |
         | `/timer/minutes` | `f:minutes` (none: a query) | stop with a fade so that the fade ends after that many minutes (0 < minutes ≤ 1440) | query: `/timer/remaining` |
         | `/timer/cancel` | none | cancel the timer | — |
+        | `/preset/save` | `s:name` | save every parameter's current value as a preset (`$XDG_DATA_HOME/entrain/presets/NAME.json`, written atomically). Names: 1–64 letters, digits, spaces, `- _ . ( )` | — |
+        | `/preset/load` | `s:name [f:glide]` | glide every parameter but the master section to the preset over `glide` seconds (default 2) | — |
+        | `/preset/rename` | `s:old s:new` | rename (refused if `new` exists) | — |
+        | `/preset/delete` | `s:name` | delete | — |
+        | `/preset/list` | none | the presets | `/preset/list s…` |
+        | `/playlist/create` | `s:name` | a new, empty playlist | — |
+        | `/playlist/add` | `s:playlist s:kind s:item [f:seconds]` | append `preset` NAME for `seconds`, or `session` NAME | — |
+        | `/playlist/remove` | `s:playlist i:item` | remove item (from 1) | — |
+        | `/playlist/move` | `s:playlist i:from i:to` | reorder | — |
+        | `/playlist/rename`, `/playlist/delete` | `s:old s:new`; `s:name` | as for presets | — |
+        | `/playlist/list` | none | the playlists | `/playlist/list s…` |
+        | `/playlist/show` | `s:name` | its items | `/playlist/show s:name` then `s:kind s:item f:seconds` per item |
+        | `/playlist/play` | `s:name` | play it as one session: presets crossfade in (5 s) and hold for their time, sessions follow with their own stages; progress as for sessions | — |
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
 
         ## Sent by entrain

@@ -32,10 +32,10 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Set any parameter by its OSC address, e.g. --set /entrain/voice/2/level=0.5.", valueName: "address=value"))
     var assignments: [String] = []
 
-    /// The table defaults with every given option applied, validated together.
-    func parameterValues() throws -> ParameterValues {
+    /// `base` (default: the table's defaults) with every given option applied, validated together.
+    func parameterValues(over base: ParameterValues? = nil) throws -> ParameterValues {
         let table = Engine.parameterTable
-        var values = table.defaults
+        var values = base ?? table.defaults
         let named: [(String?, String)] = [
             (mode, "/entrain/mode"), (carrier, "/entrain/carrier"), (beat, "/entrain/beat"),
             (volume, "/entrain/volume"), (waveform, "/entrain/waveform"), (noise, "/entrain/noise"),

@@ -18,6 +18,12 @@ struct Run: ParsableCommand {
     var server: String?
     @Flag(help: "Connect the audio outputs to the first two physical playback ports (ignored under NSM).")
     var autoconnect = false
+    @Option(help: "Start from this preset (from $XDG_DATA_HOME/entrain/presets).")
+    var preset: String?
+    @Option(help: "Play this playlist (from $XDG_DATA_HOME/entrain/playlists); the run ends with it.")
+    var playlist: String?
+    @Flag(name: .customLong("no-restore"), help: "Do not start from the last-used settings.")
+    var noRestore = false
     @Option(help: "Stop with a fade after this many minutes (5, 10, 15, 30, 60 or any).")
     var timer: Double?
     @Option(name: .customLong("sessions-dir"), help: "Where /session/load finds sessions, besides $XDG_DATA_HOME/entrain/sessions.")
@@ -29,7 +35,12 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let logger = LogSetup.logger(level: logLevel)
-        let values = try engine.parameterValues()
+        let library = Library()
+        // Defaults, then the last-used settings, then a preset, then the command line.
+        var base = Engine.parameterTable.defaults
+        if !noRestore, let last = library.presets.lastUsed(over: base) { base = last }
+        if let preset { base = try library.presets.load(preset, over: base) }
+        let values = try engine.parameterValues(over: base)
         SignalWatcher.install()
 
         let client = try JackClient(options: .init(name: name, server: server), logger: logger)
@@ -40,7 +51,11 @@ struct Run: ParsableCommand {
         if let program {
             transport.load(program)
             try transport.play(atEngineFrame: 0)  // with the engine's first frame: the run equals a render
+        } else if let playlist {
+            try transport.loadPlaylist(playlist, from: library)
+            try transport.play()
         }
+        let endsWithProgram = program != nil || playlist != nil
         if let timer { try transport.setTimer(minutes: timer) }
         try client.activate(host: current.host)
         if autoconnect { try client.autoconnect() }
@@ -50,7 +65,7 @@ struct Run: ParsableCommand {
         }
 
         let meter = PeakMeter()
-        let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, logger: logger)
+        let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library, logger: logger)
         defer { oscServer?.stop() }
 
         var status = StatusLine()
@@ -78,7 +93,7 @@ struct Run: ParsableCommand {
             // Sessions are fed a second ahead. A session or timer given on the command line ends
             // the run (its fade-out ends on time); ones started over OSC leave the client up.
             let event = stopDeadline == nil ? try transport.tick() : nil
-            let ends = (event == .sessionFinished && program != nil) || (event == .timerExpired && timer != nil)
+            let ends = (event == .sessionFinished && endsWithProgram) || (event == .timerExpired && timer != nil)
             let signals = SignalWatcher.received
             if signals >= 2 { break }  // a second Ctrl-C: stop now
             if (signals == 1 || ends) && stopDeadline == nil {
@@ -91,6 +106,7 @@ struct Run: ParsableCommand {
             if let deadline = stopDeadline, current.host.isStopped || Date() > deadline { break }
             if !quiet && stopDeadline == nil { status.update(host: current.host, client: client, meter: meter) }
         }
+        do { try library.presets.saveLastUsed(current.host.values) } catch { logger.warning("could not save the last-used settings: \(error)") }
         logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(client.xruns) xruns")
     }
 
@@ -107,13 +123,13 @@ struct Run: ParsableCommand {
     }
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
-                          logger: Logger) throws -> OSCServer? {
+                          library: Library, logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
         let router = OSCRouter(
             host: { current.host },
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
-            transport: transport)
+            transport: transport, library: library)
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, report: { transport.report() }, logger: logger)
         server.start()

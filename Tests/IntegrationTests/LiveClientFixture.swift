@@ -31,7 +31,7 @@ class LiveClientTestCase: XCTestCase {
         // Short fades keep tests quick, and OSC takes any free port so clients never collide;
         // a test's own arguments come later and win.
         let launched = try EntrainBinary.launch(["run", "--quiet", "--name", name, "--fade-in", "0.05", "--fade-out", "0.2",
-                                                 "--osc-port", "0"] + arguments,
+                                                 "--osc-port", "0", "--no-restore"] + arguments,
                                                 environment: server.environment.merging(environment) { $1 })
         do {
             try recorder.waitForPort("\(name):haptic")

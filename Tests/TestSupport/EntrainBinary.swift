@@ -16,6 +16,13 @@ public enum EntrainBinary {
         return packageRoot.appendingPathComponent(".build/release/entrain")
     }
 
+    /// A private data directory for every client this test process starts.
+    public static let dataDirectory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("entrain-data-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
     public struct Result {
         public let status: Int32
         public let output: String
@@ -35,6 +42,7 @@ public enum EntrainBinary {
         process.executableURL = url
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_HOME"] = dataDirectory.path  // never a real user's presets or last-used settings
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let directory = FileManager.default.temporaryDirectory

@@ -40,8 +40,17 @@ public final class SessionTransport: Sendable {
     /// Load a session by name ("theta-meditation", "theta-meditation.json" or "sub/x.json")
     /// from the session directories. Absolute paths and anything resolving outside them are refused.
     public func load(_ name: String) throws {
-        let url = try resolve(name)
-        let (session, _) = try SessionDecoder.load(url)
+        load(SessionProgram(try session(named: name), sampleRate: engine.host.sampleRate))
+    }
+
+    /// A session from the session directories, decoded (not loaded).
+    public func session(named name: String) throws -> Session {
+        try SessionDecoder.load(try resolve(name)).session
+    }
+
+    /// Load a playlist from `library` as one session program (idle until `play`).
+    public func loadPlaylist(_ name: String, from library: Library) throws {
+        let session = try library.playlists.session(name, presets: library.presets) { try self.session(named: $0) }
         load(SessionProgram(session, sampleRate: engine.host.sampleRate))
     }
 

@@ -1,0 +1,114 @@
+import EntrainCore
+import EntrainEngine
+import Foundation
+
+/// Playlists: ordered presets (each for a duration) and sessions. A playlist plays as one
+/// session program: each preset becomes a stage that crossfades to its values, each session
+/// contributes its stages (its first one crossfading in), so the transport plays it and reports
+/// progress like any session.
+public struct Playlists: Sendable {
+    public static let format = "entrain-playlist/1"
+
+    public struct Item: Equatable, Sendable {
+        public enum Kind: String, Sendable { case preset, session }
+        public var kind: Kind
+        public var name: String
+        /// Seconds (presets only; a session lasts as long as it does).
+        public var duration: Double?
+        public var fade: Double
+
+        public init(kind: Kind, name: String, duration: Double? = nil, fade: Double = 5) {
+            self.kind = kind
+            self.name = name
+            self.duration = duration
+            self.fade = fade
+        }
+    }
+
+    public let store: NamedStore
+
+    public init(dataDirectory: URL = NamedStore.dataDirectory()) {
+        store = NamedStore(kind: "playlist", folder: dataDirectory.appendingPathComponent("playlists"))
+    }
+
+    public func items(_ name: String) throws -> [Item] {
+        let (text, url) = try store.read(name)
+        let root: JSONNode
+        do { root = try JSONDocument.parse(text) } catch let e as JSONSyntaxError { throw LibraryError.badFile(url.path, "\(e.line):\(e.column): \(e.message)") }
+        guard let list = root["items"], case .array(let nodes) = list.value else { throw LibraryError.badFile(url.path, "expected {\"items\": [...]}") }
+        return try nodes.map { node in
+            func bad(_ why: String) -> LibraryError { .badFile(url.path, "\(node.line):\(node.column): \(why)") }
+            let fade: Double
+            if case .number(let f)? = node["fade"]?.value { fade = f } else { fade = 5 }
+            if case .string(let preset)? = node["preset"]?.value {
+                guard case .number(let seconds)? = node["duration"]?.value, seconds > 0 else { throw bad("a preset item needs \"duration\" in seconds") }
+                return Item(kind: .preset, name: preset, duration: seconds, fade: min(fade, seconds))
+            }
+            if case .string(let session)? = node["session"]?.value { return Item(kind: .session, name: session, fade: fade) }
+            throw bad("an item is {\"preset\": name, \"duration\": seconds} or {\"session\": name}")
+        }
+    }
+
+    public func save(_ name: String, _ items: [Item]) throws {
+        let lines = items.map { item -> String in
+            switch item.kind {
+            case .preset: "    { \"preset\": \"\(item.name)\", \"duration\": \(ParameterSpec.format(item.duration ?? 0)), \"fade\": \(ParameterSpec.format(item.fade)) }"
+            case .session: "    { \"session\": \"\(item.name)\", \"fade\": \(ParameterSpec.format(item.fade)) }"
+            }
+        }
+        try store.write(name, "{\n  \"format\": \"\(Self.format)\",\n  \"name\": \"\(name)\",\n  \"items\": [\n" + lines.joined(separator: ",\n") + "\n  ]\n}\n")
+    }
+
+    public func create(_ name: String) throws {
+        guard !store.exists(name) else { throw LibraryError.exists("playlist", name) }
+        try save(name, [])
+    }
+
+    public func add(_ item: Item, to name: String) throws {
+        try NamedStore.check(item.name)
+        try save(name, try items(name) + [item])
+    }
+
+    /// Remove item `index` (from 1).
+    public func remove(_ index: Int, from name: String) throws {
+        var list = try items(name)
+        guard (1...max(1, list.count)).contains(index), !list.isEmpty else { throw LibraryError.badIndex(index, list.count) }
+        list.remove(at: index - 1)
+        try save(name, list)
+    }
+
+    /// Move item `from` to position `to` (both from 1).
+    public func move(_ from: Int, to: Int, in name: String) throws {
+        var list = try items(name)
+        guard (1...max(1, list.count)).contains(from), !list.isEmpty else { throw LibraryError.badIndex(from, list.count) }
+        guard (1...list.count).contains(to) else { throw LibraryError.badIndex(to, list.count) }
+        list.insert(list.remove(at: from - 1), at: to - 1)
+        try save(name, list)
+    }
+
+    /// The playlist as one session.
+    public func session(_ name: String, presets: Presets, session load: (String) throws -> Session) throws -> Session {
+        let list = try items(name)
+        guard !list.isEmpty else { throw LibraryError.badFile(name, "the playlist is empty") }
+        let table = Engine.parameterTable
+        var stages: [Session.Stage] = []
+        for item in list {
+            switch item.kind {
+            case .preset:
+                let values = try presets.load(item.name, over: table.defaults)
+                // Everything but the master section (fades and ceiling belong to the run, not a preset).
+                let changes = table.entries.filter { !$0.spec.address.hasPrefix("/master/") }.map { ($0.spec.address, values[$0.index]) }
+                stages.append(Session.Stage(name: item.name, duration: item.duration ?? 0, transition: .crossfade,
+                                            fade: item.fade, changes: changes, pluginBlocks: []))
+            case .session:
+                var sessionStages = try load(item.name).stages
+                if !sessionStages.isEmpty, sessionStages[0].transition == .hold {
+                    sessionStages[0].transition = .crossfade
+                    sessionStages[0].fade = min(item.fade, sessionStages[0].duration)
+                }
+                stages += sessionStages
+            }
+        }
+        return Session(name: name, description: "playlist", stages: stages)
+    }
+}
