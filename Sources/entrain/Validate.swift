@@ -4,7 +4,7 @@ import Foundation
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check session files; report every problem as file:line:column.")
+        abstract: "Check session files and imports (.json, .gnaural); report every problem as file:line:column.")
 
     @Argument(help: "Session files (JSON).")
     var files: [String]
@@ -13,7 +13,7 @@ struct Validate: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let (session, warnings) = try SessionDecoder.load(URL(fileURLWithPath: file))
+                let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: file))
                 for warning in warnings { print(warning) }
                 print("\(file): ok — \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
             } catch let error as SessionLoadError {

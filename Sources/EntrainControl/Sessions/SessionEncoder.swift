@@ -1,0 +1,70 @@
+import EntrainCore
+import EntrainEngine
+import Foundation
+
+/// Writes a session in the documented format (what `entrain import` produces).
+public enum SessionEncoder {
+    public static func json(_ session: Session) -> String {
+        let table = Engine.parameterTable
+        func value(_ address: String, _ v: Double) -> String {
+            if let spec = try? table.entry(for: address).spec, case .choice(let options, _) = spec.kind { return quote(options[Int(v)]) }
+            return ParameterSpec.format((v * 1e6).rounded() / 1e6)
+        }
+        var stages: [String] = []
+        for stage in session.stages {
+            var fields = ["\"name\": \(quote(stage.name))", "\"duration\": \(ParameterSpec.format((stage.duration * 1e6).rounded() / 1e6))",
+                          "\"transition\": \"\(stage.transition.rawValue)\""]
+            if stage.transition == .crossfade { fields.append("\"fade\": \(ParameterSpec.format(stage.fade))") }
+            var voices: [Int: [String]] = [:]
+            var noise: [String] = []
+            for (address, v) in stage.changes {
+                switch address {
+                case "/entrain/volume": fields.append("\"volume\": \(value(address, v))")
+                case "/entrain/noise": noise.append("\"color\": \(value(address, v))")
+                case "/entrain/noise/level": noise.append("\"level\": \(value(address, v))")
+                default:
+                    let parts = address.split(separator: "/")
+                    let (voice, field) = parts.count == 4 ? ((Int(parts[2]) ?? 1) - 1, String(parts[3])) : (0, String(parts.last ?? ""))
+                    voices[voice, default: []].append("\"\(field)\": \(value(address, v))")
+                }
+            }
+            if !noise.isEmpty { fields.append("\"noise\": { \(noise.joined(separator: ", ")) }") }
+            if let last = voices.keys.max() {
+                let list = (0...last).map { v in voices[v].map { "{ \($0.joined(separator: ", ")) }" } ?? "null" }
+                fields.append("\"voices\": [\n        \(list.joined(separator: ",\n        "))\n      ]")
+            }
+            for (key, _) in stage.pluginBlocks { fields.append("\"\(key)\": {}") }
+            stages.append("    {\n      " + fields.joined(separator: ",\n      ") + "\n    }")
+        }
+        return "{\n  \"format\": \"\(SessionDecoder.format)\",\n  \"name\": \(quote(session.name)),\n  \"description\": \(quote(session.description)),\n"
+            + "  \"stages\": [\n" + stages.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Any session-like file by its extension: .json sessions, .gnaural imports.
+public enum SessionFiles {
+    public static func load(_ url: URL) throws -> (session: Session, warnings: [SessionProblem]) {
+        switch url.pathExtension.lowercased() {
+        case "gnaural": return try GnauralImporter.load(url)
+        case "sbg":
+            throw SessionLoadError(problems: [SessionProblem(file: url.path, line: 0, column: 0,
+                message: "SBaGen import is not built yet (Gnaural .gnaural files import)", isWarning: false)])
+        default: return try SessionDecoder.load(url)
+        }
+    }
+}
