@@ -115,4 +115,20 @@ final class SessionTransportTests: XCTestCase {
         XCTAssertEqual(handle("/session/stop"), [])
         XCTAssertEqual(transport.state, .idle)
     }
+
+    /// Loading a broken file is refused with its problems, and what plays goes on untouched.
+    func testABrokenFileNeverStopsWhatIsPlaying() throws {
+        try "{ \"stages\": [ { \"duration\": 5, \"voices\": [ { \"carrier\": 9000 } ] } ] }"
+            .write(to: folder.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        try transport.load("ramp")
+        try transport.play()
+        try play(1)
+        XCTAssertThrowsError(try transport.load("broken")) { error in
+            XCTAssertTrue("\(error)".contains("broken.json:1:57: error: /entrain/carrier: 9000 Hz is out of range"), "\(error)")
+        }
+        XCTAssertEqual(transport.state, .playing)
+        XCTAssertTrue(transport.report().contains(OSCMessage("/session/name", [.string("ramp")])))
+        try play(3)
+        XCTAssertEqual(try heardBeat(), 6.5, accuracy: 0.25, "still sliding up the ramp (1 Hz/s): 6 to 7 Hz over the next second")
+    }
 }
