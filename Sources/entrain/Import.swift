@@ -12,13 +12,8 @@ struct Import: ParsableCommand {
     var output: String
 
     func run() throws {
-        do {
-            let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: file))
-            for warning in warnings { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
-            try AtomicFile.write(Data(SessionEncoder.json(session).utf8), to: URL(fileURLWithPath: output))
-            print("wrote \(output): \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
-        } catch let error as SessionLoadError {
-            throw ValidationError("\(error)")
-        }
+        let session = try SessionOption.load(file)
+        try AtomicFile.write(Data(SessionEncoder.json(session).utf8), to: URL(fileURLWithPath: output))
+        print("wrote \(output): \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
     }
 }

@@ -12,14 +12,8 @@ struct Plot: ParsableCommand {
     var output: String
 
     func run() throws {
-        do {
-            let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: file))
-            for warning in warnings { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
-            let svg = SessionPlot.svg(SessionProgram(session, sampleRate: 1000))
-            try AtomicFile.write(Data(svg.utf8), to: URL(fileURLWithPath: output))
-            print("wrote \(output)")
-        } catch let error as SessionLoadError {
-            throw ValidationError("\(error)")
-        }
+        let svg = SessionPlot.svg(SessionProgram(try SessionOption.load(file), sampleRate: 1000))
+        try AtomicFile.write(Data(svg.utf8), to: URL(fileURLWithPath: output))
+        print("wrote \(output)")
     }
 }

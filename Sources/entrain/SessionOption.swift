@@ -11,10 +11,15 @@ struct SessionOption: ParsableArguments {
     /// The compiled program, or nil without --session. Problems are printed as file:line:column.
     func program(sampleRate: Double) throws -> SessionProgram? {
         guard let path else { return nil }
+        return SessionProgram(try Self.load(path), sampleRate: sampleRate)
+    }
+
+    /// A session or import for a command: warnings to stderr, problems as a usage error.
+    static func load(_ path: String) throws -> Session {
         do {
             let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: path))
             for warning in warnings { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
-            return SessionProgram(session, sampleRate: sampleRate)
+            return session
         } catch let error as SessionLoadError {
             throw ValidationError("\(error)")
         }
