@@ -1,0 +1,267 @@
+import Foundation
+
+/// The first layer of SBaGen `.sbg` import: the file as SBaGen 1.4.5 reads it (with the forks'
+/// tokens), not yet turned into a timeline. Lexical rules, line classes, tone-set tokens,
+/// time specs, fades, `->` and blocks follow entrainment-peers.md §2.1–2.7.
+public struct SBGFile: Sendable {
+    public enum Waveform: String, Sendable { case sine, square, triangle, sawtooth }
+
+    public enum Voice: Equatable, Sendable {
+        /// Left = carrier + beat/2, right = carrier − beat/2 (the sign of beat picks the higher ear).
+        case binaural(carrier: Double, beat: Double, amplitude: Double, waveform: Waveform)
+        case isochronic(carrier: Double, pulse: Double, amplitude: Double, waveform: Waveform)
+        case monaural(carrier: Double, beat: Double, amplitude: Double)
+        case noise(color: String, amplitude: Double)
+        /// Tokens entrain cannot play (bell, mix, spin, waveNN, …): kept with the reason.
+        case unsupported(token: String, reason: String)
+    }
+
+    public struct ToneSet: Sendable {
+        public let name: String
+        /// One entry per slot; nil is an empty slot (`-`).
+        public let slots: [Voice?]
+        public let line: Int
+    }
+
+    public struct TimeLine: Sendable, Equatable {
+        /// Seconds after local midnight, modulo 24 h.
+        public let time: Double
+        public let fadeIn: Character
+        public let fadeOut: Character
+        public let toneSet: String
+        /// A trailing `->`: the whole interval to the next line is a transition.
+        public let slide: Bool
+        public let line: Int
+    }
+
+    public struct Options: Sendable, Equatable {
+        public var startAtFirst = false  // -S
+        public var endAtLast = false     // -E
+        public var startTime: Double?    // -T
+        public var length: Double?       // -L
+        public var fadeSeconds = 60.0    // -F (given in ms)
+        public var sampleRate: Int?      // -r
+    }
+
+    public var options = Options()
+    public var toneSets: [String: ToneSet] = [:]
+    public var timeline: [TimeLine] = []
+    /// `##` comments, which SBaGen shows when it loads a file.
+    public var notes: [String] = []
+}
+
+public enum SBGParser {
+    /// Parse `text`; `now` is the wall-clock time (seconds after midnight) that NOW stands for.
+    public static func parse(_ text: String, file: String, now: Double = 0) throws -> (SBGFile, [SessionProblem]) {
+        var state = State(file: file, now: now)
+        var contentStarted = false
+        var blockName: String?
+        var blockLines: [(String, Int)] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            var line = Substring(raw)
+            if let hash = line.firstIndex(of: "#") {
+                if line[hash...].hasPrefix("##") { state.result.notes.append(String(line[hash...].dropFirst(2)).trimmingCharacters(in: .whitespaces)) }
+                line = line[..<hash]
+            }
+            let content = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if content.isEmpty { continue }
+            if let name = blockName {  // inside a block definition
+                if content == "}" {
+                    guard !blockLines.isEmpty else { throw state.error(number, "block '\(name)' is empty") }
+                    state.blocks[name] = blockLines
+                    blockName = nil
+                } else {
+                    guard content.hasPrefix("+") else { throw state.error(number, "lines inside block '\(name)' must start with '+' (a relative time)") }
+                    blockLines.append((content, number))
+                }
+                continue
+            }
+            if content.hasPrefix("-") {
+                guard !contentStarted else { throw state.error(number, "option lines must come before the first tone-set or time line") }
+                try state.option(content, line: number)
+                continue
+            }
+            contentStarted = true
+            if let (name, rest) = definition(content) {
+                if rest == "{" {
+                    blockName = name
+                    blockLines = []
+                } else if let kind = ["wave", "custom", "spin", "noise"].first(where: { name.hasPrefix($0) && name.count == $0.count + 2 && Int(name.dropFirst($0.count)) != nil }) {
+                    // waveNN (1.4.5) and SBaGenX's customNN / spinNN / noiseNN shapes.
+                    state.warn(number, "\(kind) definition '\(name)' is not used by entrain (the voices that use it are left out or play as sine)")
+                } else {
+                    try state.toneSet(name, rest, line: number)
+                }
+                continue
+            }
+            try state.timeLine(content, line: number, prefix: "")
+        }
+        if let name = blockName { throw state.error(text.split(separator: "\n").count, "the file ends inside block '\(name)'") }
+        return (state.result, state.warnings)
+    }
+
+    /// `NAME:` followed by whitespace: a definition line.
+    static func definition(_ line: String) -> (String, String)? {
+        guard let colon = line.firstIndex(of: ":"), line.index(after: colon) < line.endIndex,
+              line[line.index(after: colon)].isWhitespace else { return nil }
+        let name = String(line[..<colon])
+        guard let first = name.first, first.isLetter,
+              name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { return nil }
+        return (name, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    struct State {
+        let file: String
+        let now: Double
+        var result = SBGFile()
+        var warnings: [SessionProblem] = []
+        var blocks: [String: [(String, Int)]] = [:]
+        var lastAbsolute: Double?
+
+        func error(_ line: Int, _ message: String) -> SessionLoadError {
+            SessionLoadError(problems: [SessionProblem(file: file, line: line, column: 1, message: message, isWarning: false)])
+        }
+
+        mutating func warn(_ line: Int, _ message: String) {
+            warnings.append(SessionProblem(file: file, line: line, column: 1, message: message, isWarning: true))
+        }
+
+        /// Only options that change timing are honoured; anything that reads or writes files,
+        /// or runs a built-in program, is refused with a warning.
+        mutating func option(_ line: String, line number: Int) throws {
+            var words = line.split(whereSeparator: \.isWhitespace).map(String.init)[...]
+            while let word = words.popFirst() {
+                switch word {
+                case "-S": result.options.startAtFirst = true
+                case "-E": result.options.endAtLast = true
+                case "-SE", "-ES": result.options.startAtFirst = true; result.options.endAtLast = true
+                case "-T", "-L":
+                    guard let value = words.popFirst(), let seconds = SBGParser.clock(value) else { throw error(number, "\(word) needs hh:mm[:ss]") }
+                    if word == "-T" { result.options.startTime = seconds } else { result.options.length = seconds }
+                case "-F":
+                    guard let value = words.popFirst(), let ms = Double(value), ms >= 0 else { throw error(number, "-F needs milliseconds") }
+                    result.options.fadeSeconds = ms / 1000
+                case "-r":
+                    guard let value = words.popFirst(), let rate = Int(value), (8000...384_000).contains(rate) else { throw error(number, "-r needs a sample rate") }
+                    result.options.sampleRate = rate
+                case "-p", "-i":
+                    throw error(number, "\(word) (built-in programs and immediate tones) is not supported by the importer")
+                case "-o", "-O", "-W", "-Wo", "-m", "-M", "-d", "-c", "-b", "-R", "-q", "-Q", "-D", "-B":
+                    if ["-o", "-m", "-d", "-c", "-b", "-R", "-q", "-B", "-Wo"].contains(word) { _ = words.popFirst() }
+                    warn(number, "option \(word) ignored: options that read or write files or change the output are refused")
+                default:
+                    warn(number, "option \(word) ignored")
+                }
+            }
+        }
+
+        mutating func toneSet(_ name: String, _ rest: String, line: Int) throws {
+            var slots: [SBGFile.Voice?] = []
+            for token in rest.split(whereSeparator: \.isWhitespace).map(String.init) {
+                guard slots.count < 16 else { warn(line, "tone-set '\(name)': more than 16 voices; the rest ignored"); break }
+                slots.append(try voice(token, line: line))
+            }
+            result.toneSets[name] = SBGFile.ToneSet(name: name, slots: slots, line: line)
+        }
+
+        func voice(_ token: String, line: Int) throws -> SBGFile.Voice? {
+            if token == "-" { return nil }
+            var body = Substring(token)
+            var waveform = SBGFile.Waveform.sine
+            for prefix in ["sine", "square", "triangle", "sawtooth"] where body.hasPrefix(prefix + ":") {
+                waveform = SBGFile.Waveform(rawValue: prefix)!
+                body = body.dropFirst(prefix.count + 1)
+            }
+            for color in ["pink", "white", "brown"] where body.hasPrefix(color + "/") {
+                guard let a = Double(body.dropFirst(color.count + 1)) else { break }
+                return .noise(color: color, amplitude: a)
+            }
+            for unsupported in ["mix/", "bell", "spin:", "bspin:", "wspin:", "mixspin:", "mixpulse:", "mixbeat:", "mixam:", "noisepulse:",
+                                "noisebeat:", "orbitbeat:", "noise", "custom", "wave"] where body.hasPrefix(unsupported) {
+                return .unsupported(token: token, reason: "'\(unsupported.trimmingCharacters(in: CharacterSet(charactersIn: ":/")))' voices are not played by entrain")
+            }
+            guard let slash = body.lastIndex(of: "/"), let amplitude = Double(body[body.index(after: slash)...]) else {
+                throw error(line, "'\(token)' is not a tone: expected carrier±beat/amp, carrier@pulse/amp, carrierMbeat/amp, carrier/amp, pink/amp, …")
+            }
+            let spec = body[..<slash]
+            if let at = spec.firstIndex(of: "@"), let c = Double(spec[..<at]), let p = Double(spec[spec.index(after: at)...]) {
+                return .isochronic(carrier: c, pulse: p, amplitude: amplitude, waveform: waveform)
+            }
+            if let m = spec.firstIndex(where: { $0 == "M" || $0 == "m" }), let c = Double(spec[..<m]), let b = Double(spec[spec.index(after: m)...]) {
+                return .monaural(carrier: c, beat: b, amplitude: amplitude)
+            }
+            // carrier then a signed beat: the sign after the first character splits them.
+            if let sign = spec.dropFirst().firstIndex(where: { $0 == "+" || $0 == "-" }),
+               spec[spec.index(before: sign)] != "e" && spec[spec.index(before: sign)] != "E",
+               let c = Double(spec[..<sign]), let b = Double(spec[sign...]) {
+                return .binaural(carrier: c, beat: b, amplitude: amplitude, waveform: waveform)
+            }
+            if let c = Double(spec) { return .binaural(carrier: c, beat: 0, amplitude: amplitude, waveform: waveform) }
+            throw error(line, "'\(token)' is not a tone: expected carrier±beat/amp, carrier@pulse/amp, carrierMbeat/amp, carrier/amp, pink/amp, …")
+        }
+
+        /// `TIMESPEC [FADE] NAME [->]`; a block is expanded by re-reading its lines with this
+        /// line's time spec written in front of them, as SBaGen does.
+        mutating func timeLine(_ content: String, line: Int, prefix: String) throws {
+            var words = content.split(whereSeparator: \.isWhitespace).map(String.init)[...]
+            guard let spec = words.popFirst() else { return }
+            let fullSpec = prefix + spec
+            var fadeIn: Character = "-", fadeOut: Character = "-"
+            if let fade = words.first, fade.count == 2, let a = fade.first, let b = fade.last, "<-=".contains(a), ">-=".contains(b),
+               words.count >= 2 {
+                fadeIn = a
+                fadeOut = b
+                words.removeFirst()
+            }
+            guard let name = words.popFirst() else { throw error(line, "a time line needs a tone-set or block name after the time") }
+            if blocks[name] == nil, result.toneSets[name] == nil, (try? voice(name, line: line)) != nil {
+                throw error(line, "tones written on time lines ('\(name)', SBaGenX's library syntax) are not supported: define a tone-set")
+            }
+            let slide = words.first == "->"
+            if slide { words.removeFirst() }
+            if let extra = words.first { throw error(line, "unexpected '\(extra)' after '\(name)'") }
+            if let block = blocks[name] {
+                for (inner, _) in block { try timeLine(inner, line: line, prefix: fullSpec) }
+                return
+            }
+            guard result.toneSets[name] != nil else { throw error(line, "'\(name)' is not a tone-set or block defined above") }
+            let time = try self.time(fullSpec, line: line)
+            result.timeline.append(SBGFile.TimeLine(time: time, fadeIn: fadeIn, fadeOut: fadeOut, toneSet: name, slide: slide, line: line))
+        }
+
+        /// `[NOW | hh:mm[:ss]] {+hh:mm[:ss]}`; a spec starting with `+` counts from the last
+        /// absolute time mentioned anywhere so far. All arithmetic modulo 24 h.
+        mutating func time(_ spec: String, line: Int) throws -> Double {
+            var parts = spec.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+            var total: Double
+            let head = parts.removeFirst()
+            if head.isEmpty {
+                guard let last = lastAbsolute else { throw error(line, "'\(spec)': a relative time needs an absolute time (hh:mm or NOW) before it") }
+                total = last
+            } else if head == "NOW" {
+                total = now
+                lastAbsolute = now
+            } else if let clock = SBGParser.clock(head), clock < 86_400 {
+                total = clock
+                lastAbsolute = clock
+            } else {
+                throw error(line, "'\(spec)' is not a time: expected hh:mm[:ss], NOW or +hh:mm[:ss]")
+            }
+            for part in parts {
+                guard let clock = SBGParser.clock(part) else { throw error(line, "'\(spec)' is not a time: expected hh:mm[:ss] after '+'") }
+                total += clock
+            }
+            return total.truncatingRemainder(dividingBy: 86_400)
+        }
+    }
+
+    /// hh:mm[:ss] (hh 0–23, mm and ss 0–59, one or two digits each) in seconds.
+    static func clock(_ text: String) -> Double? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(fields.count), fields.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isNumber) }) else { return nil }
+        let v = fields.map { Double($0)! }
+        guard v[0] < 24, v[1] < 60, v.count < 3 || v[2] < 60 else { return nil }
+        return v[0] * 3600 + v[1] * 60 + (v.count == 3 ? v[2] : 0)
+    }
+}
