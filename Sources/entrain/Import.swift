@@ -4,7 +4,7 @@ import Foundation
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert a Gnaural schedule (.gnaural) into an entrain session (JSON).")
+        abstract: "Convert an SBaGen (.sbg) or Gnaural (.gnaural) file into an entrain session (JSON).")
 
     @Argument(help: "The file to import.")
     var file: String

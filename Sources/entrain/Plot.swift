@@ -6,7 +6,7 @@ struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a session or import (beat over the bands, carrier, levels against time) as SVG.")
 
-    @Argument(help: "A session (.json) or Gnaural schedule (.gnaural).")
+    @Argument(help: "A session (.json), SBaGen (.sbg) or Gnaural (.gnaural) file.")
     var file: String
     @Option(name: .shortAndLong, help: "The SVG file to write (atomically).")
     var output: String

@@ -5,7 +5,7 @@ import Foundation
 
 /// `--session FILE` for run and render: load, report warnings, compile for a sample rate.
 struct SessionOption: ParsableArguments {
-    @Option(name: .customLong("session"), help: ArgumentHelp("Play a session program (JSON, see sessions/README.md) or a Gnaural schedule (.gnaural).", valueName: "file"))
+    @Option(name: .customLong("session"), help: ArgumentHelp("Play a session program (JSON, see sessions/README.md) an SBaGen file (.sbg) or a Gnaural schedule (.gnaural).", valueName: "file"))
     var path: String?
 
     /// The compiled program, or nil without --session. Problems are printed as file:line:column.

@@ -5,7 +5,7 @@ import Foundation
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check sessions, presets and imports (.json, .gnaural); report every problem as file:line:column.")
+        abstract: "Check sessions, presets and imports (.json, .sbg, .gnaural); report every problem as file:line:column.")
 
     @Argument(help: "Session files (JSON).")
     var files: [String]

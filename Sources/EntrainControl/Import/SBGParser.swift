@@ -48,6 +48,8 @@ public struct SBGFile: Sendable {
     public var timeline: [TimeLine] = []
     /// `##` comments, which SBaGen shows when it loads a file.
     public var notes: [String] = []
+    /// The file counts from NOW; where NOW falls (seconds after midnight) is where SBaGen starts it.
+    public var now: Double?
 }
 
 public enum SBGParser {
@@ -57,7 +59,8 @@ public enum SBGParser {
         var contentStarted = false
         var blockName: String?
         var blockLines: [(String, Int)] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on any newline: in Swift "\r\n" is one Character, so CRLF files (cy-prana-energiser) need this.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             var line = Substring(raw)
             if let hash = line.firstIndex(of: "#") {
@@ -97,7 +100,7 @@ public enum SBGParser {
             }
             try state.timeLine(content, line: number, prefix: "")
         }
-        if let name = blockName { throw state.error(text.split(separator: "\n").count, "the file ends inside block '\(name)'") }
+        if let name = blockName { throw state.error(text.split(whereSeparator: \.isNewline).count, "the file ends inside block '\(name)'") }
         return (state.result, state.warnings)
     }
 
@@ -242,6 +245,7 @@ public enum SBGParser {
             } else if head == "NOW" {
                 total = now
                 lastAbsolute = now
+                result.now = now
             } else if let clock = SBGParser.clock(head), clock < 86_400 {
                 total = clock
                 lastAbsolute = clock
