@@ -42,4 +42,29 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(left.frequency, 291, accuracy: 0.3)
         XCTAssertEqual(right.frequency, 284, accuracy: 0.3)
     }
+
+    /// SBaGen's plain change, heard: the old tone fades out over the 30 s before the change at
+    /// constant pitch, the new one fades up over the 30 s after it (measured in the rendered audio).
+    func testSBaGenPlainChangeFadesAroundTheChangeInTheAudio() throws {
+        let sbg = FileManager.default.temporaryDirectory.appendingPathComponent("change-\(UUID().uuidString).sbg")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("change-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: sbg); try? FileManager.default.removeItem(at: out) }
+        try "-SE\ntheta6: 200+6/20\nalpha8: 210+8/20\n11:00 theta6\n11:02 alpha8\n11:04 theta6\n"
+            .write(to: sbg, atomically: true, encoding: .utf8)
+        let result = try EntrainBinary.run(["render", "--session", sbg.path, "--rate", "8000", "--fade-in", "0", "--out", out.path])
+        XCTAssertEqual(result.status, 0, result.error)
+        let left = try WAVFile(contentsOf: out).samples[0]
+        func peak(at seconds: Double) -> Float { Measure.peak(left[Int(seconds * 8000)..<Int((seconds + 0.25) * 8000)]) }
+        func pitch(at seconds: Double) -> Double {
+            Spectrum(Array(left[Int(seconds * 8000)..<Int((seconds + 2) * 8000)]), sampleRate: 8000).peak(from: 190, to: 230).frequency
+        }
+        let change = 120.0
+        XCTAssertEqual(Double(peak(at: change - 60)), 0.2, accuracy: 0.01, "before the window: full level")
+        XCTAssertEqual(Double(peak(at: change - 15)), 0.1, accuracy: 0.01, "half-way down")
+        XCTAssertLessThan(peak(at: change - 0.125), 0.003, "silent at the change")
+        XCTAssertEqual(Double(peak(at: change + 15)), 0.1, accuracy: 0.01, "half-way up")
+        XCTAssertEqual(Double(peak(at: change + 45)), 0.2, accuracy: 0.01)
+        XCTAssertEqual(pitch(at: change - 20), 203, accuracy: 0.3, "the old tone (left = 200 + 6/2) keeps its pitch while fading")
+        XCTAssertEqual(pitch(at: change + 20), 214, accuracy: 0.3, "the new tone (210 + 8/2)")
+    }
 }
