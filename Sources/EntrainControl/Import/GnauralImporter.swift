@@ -81,17 +81,12 @@ public enum GnauralImporter {
             for entry in voice.entries { t += entry.duration; if t < length { times.insert(t) } }
         }
         let ordered = times.sorted()
-        func changes(at t: Double, after: Bool) -> [(address: String, value: Double)] {
-            var out: [(String, Double)] = []
+        func changes(at t: Double, after: Bool) -> ImportedTimeline.Changes {
+            var out: ImportedTimeline.Changes = []
             for (v, tone) in tones.enumerated() {
-                let p = EntrainmentParameters.prefix(voice: v)
                 let e = value(of: tone.voice, at: t, after: after)
-                let carrier = min(1500, max(20, e.base))
-                var beat = min(100, abs(e.beat))
-                if tone.mode == "isochronic" { beat = max(0.5, beat) } else { beat = min(beat, 2 * carrier - 0.02) }  // lower tone stays above 0 Hz
-                out.append(("\(p)/carrier", carrier))
-                out.append(("\(p)/beat", beat))
-                out.append(("\(p)/level", min(1, max(0, (e.left + e.right) / 2))))
+                out += ImportedTimeline.tone(voice: v, mode: tone.mode == "isochronic" ? 2 : 0, carrier: e.base, beat: e.beat,
+                                             level: (e.left + e.right) / 2)
             }
             if !noises.isEmpty {
                 let level = noises.reduce(0.0) { sum, voice in let e = value(of: voice, at: t, after: after); return sum + (e.left + e.right) / 2 }
@@ -123,23 +118,8 @@ public enum GnauralImporter {
             setup += [("\(p)/mode", binaural ? 0 : 2), ("\(p)/convention", binaural ? 1 : 0), ("\(p)/duty", 0.5), ("\(p)/edge", 0.02)]
         }
         if !noises.isEmpty { setup.append(("/entrain/noise", 1)) }
-        var stages = [Session.Stage(name: "start", duration: min(0.001, ordered[1] / 2), transition: .crossfade, fade: 0,
-                                    changes: setup + changes(at: 0, after: true), pluginBlocks: [])]
-        var elapsed = stages[0].duration
-        for i in 1..<ordered.count {
-            let t = ordered[i]
-            let before = changes(at: t, after: false)
-            stages.append(Session.Stage(name: "to \(String(format: "%.3f", t)) s", duration: t - elapsed, transition: .linear,
-                                        fade: 0, changes: before, pluginBlocks: []))
-            elapsed = t
-            let after = changes(at: t, after: true)
-            if i < ordered.count - 1, zip(before, after).contains(where: { $0.value != $1.value }) {
-                stages.append(Session.Stage(name: "jump at \(String(format: "%.3f", t)) s", duration: 0.001, transition: .crossfade,
-                                            fade: 0, changes: after, pluginBlocks: []))
-                elapsed += 0.001
-            }
-        }
-        stages = stages.filter { $0.duration > 0 }
+        let stages = ImportedTimeline.stages(breakpoints: ordered, setup: setup, name: { String(format: "%.3f s", $0) },
+                                             values: changes)
         // Passes: as many as Gnaural plays, up to a day; an endless loop becomes about an hour.
         let wanted = reader.loops > 0 ? reader.loops : max(1, Int((3600 / length).rounded()))
         let passes = max(1, min(wanted, Int(24 * 3600 / length), 20_000 / max(1, stages.count)))

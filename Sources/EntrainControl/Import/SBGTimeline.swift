@@ -159,8 +159,8 @@ public enum SBGTimeline {
         if tracks.contains(where: { $0.contains { $0.state.beat < 0 } }) {
             warnings.append(SessionProblem(file: path, line: 1, column: 1, message: "negative beats (right ear higher) play with the left ear higher", isWarning: true))
         }
-        func changes(at t: Double, after: Bool) -> [(address: String, value: Double)] {
-            var out: [(String, Double)] = []
+        func changes(at t: Double, after: Bool) -> ImportedTimeline.Changes {
+            var out: ImportedTimeline.Changes = []
             var noise = 0.0
             for (k, track) in tracks.enumerated() {
                 let s = value(track, at: t, after: after)
@@ -168,11 +168,8 @@ public enum SBGTimeline {
                 guard let v = voiceOfSlot[k] else { continue }
                 let p = EntrainmentParameters.prefix(voice: v)
                 if case .tone(let mode, let waveform) = s.kind {
-                    let carrier = min(1500, max(20, s.carrier))
-                    var beat = min(100, abs(s.beat))
-                    beat = mode == 2 ? max(0.5, beat) : min(beat, 2 * carrier - 0.02)
-                    out += [("\(p)/mode", Double(mode)), ("\(p)/waveform", Double(waveform)), ("\(p)/carrier", carrier),
-                            ("\(p)/beat", beat), ("\(p)/level", min(1, max(0, s.amplitude / 100)))]
+                    out += [("\(p)/mode", Double(mode)), ("\(p)/waveform", Double(waveform))]
+                    out += ImportedTimeline.tone(voice: v, mode: mode, carrier: s.carrier, beat: s.beat, level: s.amplitude / 100)
                 } else {
                     out.append(("\(p)/level", 0))
                 }
@@ -188,20 +185,7 @@ public enum SBGTimeline {
         if let color = tracks.lazy.flatMap({ $0 }).compactMap({ if case .noise(let c) = $0.state.kind { return c }; return nil }).first {
             setup.append(("/entrain/noise", Double(["white", "pink", "brown"].firstIndex(of: color) ?? 1)))
         }
-        var stages = [Session.Stage(name: "start", duration: 0.001, transition: .crossfade, fade: 0,
-                                    changes: setup + changes(at: start, after: true), pluginBlocks: [])]
-        var elapsed = start + 0.001
-        for (i, t) in ordered.enumerated().dropFirst() {
-            guard t > elapsed else { continue }
-            let before = changes(at: t, after: false)
-            stages.append(Session.Stage(name: clock(t), duration: t - elapsed, transition: .linear, fade: 0, changes: before, pluginBlocks: []))
-            elapsed = t
-            let after = changes(at: t, after: true)
-            if i < ordered.count - 1, zip(before, after).contains(where: { $0.value != $1.value }) {
-                stages.append(Session.Stage(name: "change at \(clock(t))", duration: 0.001, transition: .crossfade, fade: 0, changes: after, pluginBlocks: []))
-                elapsed += 0.001
-            }
-        }
+        let stages = ImportedTimeline.stages(breakpoints: ordered, setup: setup, name: clock, values: changes)
         return Session(name: name, description: description, stages: stages)
     }
 
