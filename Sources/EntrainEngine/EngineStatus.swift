@@ -9,8 +9,6 @@ public struct EngineStatus: ~Copyable {
     /// Set when a stop fade has reached silence.
     public let stopped = Atomic<Bool>(false)
     public let panicked = Atomic<Bool>(false)
-    /// Commands that could not be queued in the engine (its queue was full).
-    public let droppedCommands = Atomic<Int>(0)
 
     public init() {}
 

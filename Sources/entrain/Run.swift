@@ -106,6 +106,9 @@ struct Run: ParsableCommand {
             if let deadline = stopDeadline, current.host.isStopped || Date() > deadline { break }
             if !quiet && stopDeadline == nil { status.update(host: current.host, client: client, meter: meter) }
         }
+        if let counts = oscServer?.statistics {
+            logger.info("OSC: \(counts.messages) messages in \(counts.packets) packets, \(counts.errors) refused, \(counts.dropped) from senders not allowed, \(counts.rateLimited) over the rate limit")
+        }
         do { try library.presets.saveLastUsed(current.host.values) } catch { logger.warning("could not save the last-used settings: \(error)") }
         logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(client.xruns) xruns")
     }

@@ -15,8 +15,7 @@ struct Validate: ParsableCommand {
         for file in files {
             if Self.isPreset(file) {
                 do {
-                    _ = try Presets(dataDirectory: URL(fileURLWithPath: "/nonexistent"))
-                        .decode(try String(contentsOfFile: file, encoding: .utf8), file: file, over: Engine.parameterTable.defaults)
+                    _ = try Presets.decode(try String(contentsOfFile: file, encoding: .utf8), file: file, over: Engine.parameterTable.defaults)
                     print("\(file): ok — preset")
                 } catch {
                     print("\(file): error: \(error)")

@@ -69,7 +69,8 @@ final class OSCCodecTests: XCTestCase {
             }
             if (try? OSCCodec.decode(bytes)) != nil { decoded += 1 } else { rejected += 1 }
         }
-        XCTAssertEqual(decoded + rejected, 100_000)
-        XCTAssertGreaterThan(rejected, 1000)
+        // Reaching here is the test (a crash would end it); both outcomes must really occur.
+        XCTAssertGreaterThan(rejected, 1000, "the mutations must produce malformed packets")
+        XCTAssertGreaterThan(decoded, 1000, "and some that still decode")
     }
 }

@@ -31,10 +31,12 @@ public struct Presets: Sendable {
     /// table; problems come back as file:line:column.
     public func load(_ name: String, over base: ParameterValues) throws -> ParameterValues {
         let (text, url) = try store.read(name)
-        return try decode(text, file: url.path, over: base)
+        return try Self.decode(text, file: url.path, over: base)
     }
 
-    public func decode(_ text: String, file: String, over base: ParameterValues) throws -> ParameterValues {
+    /// A preset document's values over `base`, checked by the parameter table.
+    public static func decode(_ text: String, file: String, over base: ParameterValues) throws -> ParameterValues {
+        let table = Engine.parameterTable
         let root: JSONNode
         do { root = try JSONDocument.parse(text) } catch let e as JSONSyntaxError {
             throw LibraryError.badFile(file, "\(e.line):\(e.column): \(e.message)")
@@ -70,6 +72,6 @@ public struct Presets: Sendable {
     /// The last-used settings over `base`, or nil if there are none (or they no longer fit).
     public func lastUsed(over base: ParameterValues) -> ParameterValues? {
         guard let text = try? String(contentsOf: lastUsedURL, encoding: .utf8) else { return nil }
-        return try? decode(text, file: lastUsedURL.path, over: base)
+        return try? Self.decode(text, file: lastUsedURL.path, over: base)
     }
 }

@@ -44,7 +44,7 @@ public enum SessionPlot {
             out += "<text x=\"\(f(width - right - 4))\" y=\"\(f((yBeat(band.low) + yBeat(band.high)) / 2 + 4))\" text-anchor=\"end\" fill=\"#666\">\(band.name)</text>\n"
         }
         for hz in [0.5, 1, 2, 4, 8, 13, 30, 100] {
-            out += "<text x=\"\(f(left - 6))\" y=\"\(f(yBeat(hz) + 4))\" text-anchor=\"end\">\(ParameterSpec.label(hz))</text>\n"
+            out += "<text x=\"\(f(left - 6))\" y=\"\(f(yBeat(hz) + 4))\" text-anchor=\"end\">\(ParameterSpec.format(hz))</text>\n"
         }
         out += "<text x=\"14\" y=\"\(f(beatTop + beatHeight / 2))\" transform=\"rotate(-90 14 \(f(beatTop + beatHeight / 2)))\" text-anchor=\"middle\">beat (Hz)</text>\n"
         for v in voices {
@@ -109,9 +109,4 @@ public enum SessionPlot {
     static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
-}
-
-extension ParameterSpec {
-    /// "0.5", "4", "100": axis labels.
-    static func label(_ v: Double) -> String { format(v) }
 }

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Any session-like file by its extension: .json sessions, .gnaural and .sbg imports.
+public enum SessionFiles {
+    /// What SBaGen's NOW means: the local time of day, in seconds.
+    static func secondsSinceLocalMidnight() -> Double {
+        var t = time(nil)
+        var parts = tm()
+        localtime_r(&t, &parts)
+        return Double(parts.tm_hour * 3600 + parts.tm_min * 60 + parts.tm_sec)
+    }
+
+    public static func load(_ url: URL) throws -> (session: Session, warnings: [SessionProblem]) {
+        switch url.pathExtension.lowercased() {
+        case "gnaural": return try GnauralImporter.load(url)
+        case "sbg":
+            guard let text = try? String(contentsOf: url, encoding: .utf8) ?? String(contentsOf: url, encoding: .isoLatin1) else {
+                throw SessionLoadError(problems: [SessionProblem(file: url.path, line: 0, column: 0, message: "cannot read the file", isWarning: false)])
+            }
+            var (file, warnings) = try SBGParser.parse(text, file: url.path, now: secondsSinceLocalMidnight())
+            let session = try SBGTimeline.session(file, name: url.deletingPathExtension().lastPathComponent, warnings: &warnings, path: url.path)
+            return (session, warnings)
+        default: return try SessionDecoder.load(url)
+        }
+    }
+}
