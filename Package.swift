@@ -52,10 +52,15 @@ let package = Package(
             // Bind every symbol at start-up so the first process cycle never enters the dynamic linker.
             linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"])]),
 
+        // Beat-analysis evaluation: a synthesized corpus with exact ground truth, the standard
+        // metrics (mir_eval conventions) and a runner for aubio's command-line tools.
+        .target(name: "BeatLab", dependencies: ["EntrainEngine"]),
+
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainEngine", "EntrainCore", "TestSupport"]),
+        .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "EntrainEngine", "EntrainJACK", "EntrainControl", "CJack",
                                                            .product(name: "Logging", package: "swift-log")]),
     ],

@@ -1,0 +1,2 @@
+/// Beat-analysis evaluation tools (corpus, metrics, aubio runner) live in this module.
+public enum BeatLab {}
