@@ -32,7 +32,7 @@ let package = Package(
         // renderer, WAV files. Plugins share the engine's module so the real-time checker sees
         // every call in unoptimised builds too.
         .target(name: "EntrainEngine",
-                dependencies: ["EntrainDSP", "EntrainCore",
+                dependencies: ["EntrainDSP", "EntrainCore", "CFFTW",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
         // The JACK client: ports, callbacks, metadata, latency.

@@ -1,7 +1,7 @@
 /// A change for the engine, stamped with the frame at which it applies.
 /// Plain value type: it crosses from the control thread to the process thread through a ring.
-public struct Command: Sendable {
-    public enum Kind: UInt8, Sendable {
+public struct Command: Sendable, BitwiseCopyable {
+    public enum Kind: UInt8, Sendable, BitwiseCopyable {
         /// Set a parameter (global index) to `value`, gliding over `glideFrames`.
         case set
         /// Fade every output to silence over `glideFrames`, then stay silent (end of a run).

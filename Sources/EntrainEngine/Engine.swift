@@ -10,33 +10,45 @@ public struct Engine {
     /// this list, a stored property below, and a case in `set` and `renderRange`.
     public static let parameterTable = ParameterTable(plugins: [
         EntrainmentPlugin.descriptor,
+        BeatAnalysisPlugin.descriptor,
         MasterParameters.descriptor,
     ])
+
+    /// `process` hands the engine at most this many frames at a time (longer periods are split).
+    static var maximumChunk: Int { 4096 }
 
     public let sampleRate: Double
     // Where each plugin's parameters start in the table (instance copies: no lazy globals on the process thread).
     let entrainmentOffset: Int
+    let beatOffset: Int
     let masterOffset: Int
     /// Frames rendered so far: the engine's clock. Frame 0 is the first frame ever rendered.
     public private(set) var frame: Int64 = 0
     var entrainment: EntrainmentPlugin
     var entrainmentBus: OutputBus
+    var beat: BeatAnalysisPlugin
     var fadeInFrames: Int
     var pending = PendingCommands()
     var stopping = false
     let commands: UnsafePointer<CommandRing>
     let status: UnsafePointer<EngineStatus>
+    let beatEvents: UnsafePointer<BeatEventRing>
 
     init(sampleRate: Double, values: ParameterValues, commands: UnsafePointer<CommandRing>,
-         status: UnsafePointer<EngineStatus>) {
+         status: UnsafePointer<EngineStatus>, beatEvents: UnsafePointer<BeatEventRing>) {
         self.sampleRate = sampleRate
         self.commands = commands
         self.status = status
-        let e = Self.parameterTable.pluginOffsets[0], m = Self.parameterTable.pluginOffsets[1]
+        self.beatEvents = beatEvents
+        let offsets = Self.parameterTable.pluginOffsets
+        let e = offsets[0], b = offsets[1], m = offsets[2]
         entrainmentOffset = e
+        beatOffset = b
         masterOffset = m
         entrainment = EntrainmentPlugin(sampleRate: sampleRate,
                                         values: Array(values.storage[e..<(e + EntrainmentPlugin.descriptor.parameters.count)]))
+        beat = BeatAnalysisPlugin(sampleRate: sampleRate,
+                                  values: Array(values.storage[b..<(b + BeatAnalysisPlugin.descriptor.parameters.count)]))
         entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
         fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
         entrainmentBus.fade(to: 1, frames: fadeInFrames)
@@ -45,6 +57,24 @@ public struct Engine {
     func deallocate() {
         entrainment.deallocate()
         entrainmentBus.deallocate()
+        beat.deallocate()
+    }
+
+    /// One period from the host (JACK or the offline renderer): the FFT edge of the beat analysis,
+    /// which calls FFTW and so cannot be compiler-checked, then the checked render. Periods longer
+    /// than `maximumChunk` are taken in pieces.
+    public mutating func process(_ io: PortBuffers, frames: Int) {
+        var done = 0
+        while done < frames {
+            let n = min(Self.maximumChunk, frames - done)
+            var chunk = io
+            if done > 0 {
+                for i in 0..<7 { chunk.buffers[i] = io.buffers[i].map { $0 + done } }
+            }
+            beat.spectrum.analyse(chunk[.beatIn], frames: n)
+            render(chunk, frames: n)
+            done += n
+        }
     }
 
     /// Render one period. Commands due inside it apply on their exact frame.
@@ -63,6 +93,7 @@ public struct Engine {
     @inline(__always)
     mutating func renderPeriod(_ io: PortBuffers, frames: Int) {
         takeCommandsFromRing()
+        beat.analyse(start: frame, frames: frames, ring: beatEvents)
         var start = 0
         while start < frames {
             let now = frame + Int64(start)
@@ -111,6 +142,8 @@ public struct Engine {
             let index = Int(command.parameter)
             if index >= masterOffset {
                 setMaster(index - masterOffset, command.value)
+            } else if index >= beatOffset {
+                beat.set(index - beatOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else {
                 entrainment.set(index - entrainmentOffset, to: command.value, glideFrames: frames,
                                 exponential: command.exponential)
@@ -145,6 +178,9 @@ public struct Engine {
         status.pointee.publishPeaks(left: entrainmentBus.peakLeft, right: entrainmentBus.peakRight)
         entrainmentBus.peakLeft = 0
         entrainmentBus.peakRight = 0
+        status.pointee.publishBeat(level: beat.loudest, bpm: Float(beat.tracker.bpm), confidence: beat.tracker.confidence,
+                                   dropped: beat.dropped)
+        beat.loudest = 0
         if stopping && entrainmentBus.isSilent { status.pointee.stopped.store(true, ordering: .releasing) }
     }
 }

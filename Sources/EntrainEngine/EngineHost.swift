@@ -16,6 +16,8 @@ public final class EngineHost: @unchecked Sendable {
     public let engine: UnsafeMutablePointer<Engine>
     let ring: UnsafeMutablePointer<CommandRing>
     public let status: UnsafeMutablePointer<EngineStatus>
+    /// Onsets and beats from the process thread, oldest first.
+    let beatEvents: UnsafeMutablePointer<BeatEventRing>
 
     public init(sampleRate: Double, values: ParameterValues? = nil, ringCapacity: Int = 4096) throws {
         let values = values ?? Engine.parameterTable.defaults
@@ -26,8 +28,11 @@ public final class EngineHost: @unchecked Sendable {
         ring.initialize(to: CommandRing(capacity: ringCapacity))
         status = .allocate(capacity: 1)
         status.initialize(to: EngineStatus())
+        beatEvents = .allocate(capacity: 1)
+        beatEvents.initialize(to: BeatEventRing(capacity: 1024))
         engine = .allocate(capacity: 1)
-        engine.initialize(to: Engine(sampleRate: sampleRate, values: values, commands: ring, status: status))
+        engine.initialize(to: Engine(sampleRate: sampleRate, values: values, commands: ring, status: status,
+                                     beatEvents: beatEvents))
     }
 
     deinit {
@@ -35,7 +40,11 @@ public final class EngineHost: @unchecked Sendable {
         engine.deinitialize(count: 1).deallocate()
         ring.deinitialize(count: 1).deallocate()
         status.deinitialize(count: 1).deallocate()
+        beatEvents.deinitialize(count: 1).deallocate()
     }
+
+    /// The next onset or beat the process thread published, oldest first (one consumer only).
+    public func nextBeatEvent() -> BeatEvent? { beatEvents.pointee.popFirst() }
 
     /// Frames the engine has rendered (its clock), as last published.
     public var frame: Int64 { Int64(status.pointee.framesRendered.load(ordering: .relaxed)) }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// What the process thread reports back, read by the control side without locks.
@@ -9,6 +10,12 @@ public struct EngineStatus: ~Copyable {
     /// Set when a stop fade has reached silence.
     public let stopped = Atomic<Bool>(false)
     public let panicked = Atomic<Bool>(false)
+    /// Beat analysis: loudest hop of beat_in (mean square, Float bits) since the last
+    /// `takeBeatLevel()`; the tracker's tempo and confidence; events the ring could not take.
+    let beatLevel = Atomic<UInt32>(0)
+    let beatBPM = Atomic<UInt32>(0)
+    let beatConfidence = Atomic<UInt32>(0)
+    public let beatEventsDropped = Atomic<Int>(0)
 
     public init() {}
 
@@ -29,6 +36,23 @@ public struct EngineStatus: ~Copyable {
             if exchanged { break }
             current = original
         }
+    }
+
+    /// beat_in's loudest hop since the last call, in dBFS (RMS); and reset it.
+    public func takeBeatLevel() -> Float {
+        let meanSquare = Float(bitPattern: beatLevel.exchange(0, ordering: .relaxed))
+        return meanSquare > 1e-15 ? 10 * log10(meanSquare) : -150
+    }
+
+    public var beatBPMValue: Float { Float(bitPattern: beatBPM.load(ordering: .relaxed)) }
+    public var beatConfidenceValue: Float { Float(bitPattern: beatConfidence.load(ordering: .relaxed)) }
+
+    @inline(__always)
+    func publishBeat(level: Float, bpm: Float, confidence: Float, dropped: Int) {
+        raisePeak(beatLevel, level)
+        beatBPM.store(bpm.bitPattern, ordering: .relaxed)
+        beatConfidence.store(confidence.bitPattern, ordering: .relaxed)
+        beatEventsDropped.store(dropped, ordering: .relaxed)
     }
 
     @inline(__always)

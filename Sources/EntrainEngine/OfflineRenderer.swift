@@ -1,7 +1,7 @@
 import EntrainCore
 
 /// Drives an engine without JACK: a counting clock and plain buffers, through the very same
-/// `Engine.render` the process callback calls. The block size does not change the output.
+/// `Engine.process` the process callback calls. The block size does not change the output.
 public final class OfflineRenderer {
     public let host: EngineHost
     public let blockSize: Int
@@ -23,8 +23,15 @@ public final class OfflineRenderer {
     /// Render one block of `n` ≤ blockSize frames; `body` reads the port buffers.
     public func renderBlock<T>(_ n: Int, _ body: (PortBuffers) throws -> T) rethrows -> T {
         precondition(n > 0 && n <= blockSize)
-        host.engine.pointee.render(io, frames: n)
+        host.engine.pointee.process(io, frames: n)
         return try body(io)
+    }
+
+    /// Render one block of `n` ≤ blockSize frames after `before` has filled the input ports.
+    public func renderBlock(_ n: Int, before: (PortBuffers) -> Void) {
+        precondition(n > 0 && n <= blockSize)
+        before(io)
+        host.engine.pointee.process(io, frames: n)
     }
 
     /// Render `frames` frames, handing each block's entrainment pair to `consume`.
@@ -53,7 +60,7 @@ public final class OfflineRenderer {
             var direct = PortBuffers()  // only the entrainment pair: other ports are not rendered
             direct[.entrainmentL] = left + done
             direct[.entrainmentR] = right + done
-            host.engine.pointee.render(direct, frames: n)
+            host.engine.pointee.process(direct, frames: n)
             done += n
         }
     }

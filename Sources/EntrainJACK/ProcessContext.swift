@@ -40,8 +40,9 @@ struct ProcessContext: ~Copyable {
         }
     }
 
-    /// The JACK process callback's body. Its only C calls are jack_port_get_buffer; the engine's
-    /// render is compiler-checked with @_noLocks, and the run-time probe test covers the rest.
+    /// The JACK process callback's body. Its C calls are jack_port_get_buffer and (in the engine's
+    /// beat-analysis edge) FFTW's execute; the engine's render is compiler-checked with @_noLocks,
+    /// and the run-time probe test covers the rest.
     mutating func process(frames: jack_nframes_t) {
         if let next = incoming.exchange(nil, ordering: .acquiring) {
             retired.store(engine, ordering: .releasing)
@@ -55,7 +56,7 @@ struct ProcessContext: ~Copyable {
         }
         if let engine {
             publishAnchor(engineFrame: engine.pointee.frame)
-            engine.pointee.render(io, frames: Int(frames))
+            engine.pointee.process(io, frames: Int(frames))
         } else {
             for i in 0..<7 where i != ClientPort.beatIn.rawValue {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }

@@ -1,12 +1,13 @@
 import Synchronization
 
-/// Single-producer, single-consumer ring of commands over preallocated storage.
-/// The producer is the control thread, the consumer the process thread; neither ever blocks.
-/// Indices run freely and are masked on access; acquire/release ordering publishes each slot.
-public struct CommandRing: ~Copyable {
+/// Single-producer, single-consumer ring of plain values over preallocated storage: commands
+/// from the control thread to the process thread, events (beats, onsets) the other way.
+/// Neither side ever blocks. Indices run freely and are masked on access; acquire/release
+/// ordering publishes each slot.
+public struct SPSCRing<Element: BitwiseCopyable>: ~Copyable {
     public let capacity: Int
     @usableFromInline let mask: Int
-    @usableFromInline let slots: UnsafeMutablePointer<Command>
+    @usableFromInline let slots: UnsafeMutablePointer<Element>
     @usableFromInline let writeIndex = Atomic<Int>(0)
     @usableFromInline let readIndex = Atomic<Int>(0)
 
@@ -22,26 +23,38 @@ public struct CommandRing: ~Copyable {
     deinit { slots.deallocate() }
 
     /// Producer side. Returns false (and drops nothing already queued) when the ring is full.
-    public func push(_ command: Command) -> Bool {
+    @inlinable @inline(__always)
+    public func push(_ element: Element) -> Bool {
         let write = writeIndex.load(ordering: .relaxed)
         let read = readIndex.load(ordering: .acquiring)
         guard write - read < capacity else { return false }
-        slots[write & mask] = command
+        slots[write & mask] = element
         writeIndex.store(write + 1, ordering: .releasing)
         return true
     }
 
-    /// Consumer side: the oldest command, if any, without removing it.
+    /// Consumer side: the oldest element, if any, without removing it.
     @inlinable @inline(__always)
-    public func peek() -> Command? {
+    public func peek() -> Element? {
         let read = readIndex.load(ordering: .relaxed)
         guard read != writeIndex.load(ordering: .acquiring) else { return nil }
         return slots[read & mask]
     }
 
-    /// Consumer side: remove the command returned by the last `peek`.
+    /// Consumer side: remove the element returned by the last `peek`.
     @inlinable @inline(__always)
     public func pop() {
         readIndex.store(readIndex.load(ordering: .relaxed) + 1, ordering: .releasing)
     }
+
+    /// Consumer side: remove and return the oldest element.
+    @inlinable @inline(__always)
+    public func popFirst() -> Element? {
+        guard let element = peek() else { return nil }
+        pop()
+        return element
+    }
 }
+
+/// Control → engine: parameter changes, stop/start, panic.
+public typealias CommandRing = SPSCRing<Command>

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Tempo from the onset detection function: a running autocorrelation (exponentially
+/// forgetting, time constant 3 s) scored through a comb of four harmonics for every tempo in
+/// the range, in half-BPM steps. Of two tempi an octave apart the faster wins when it explains
+/// the periodicity nearly as well (a track at 120 BPM also repeats every 2 beats, not vice versa).
+/// Constant work per hop: no spikes on the process thread.
+struct TempoEstimator {
+    /// Detection-function samples per second (two hops summed into one).
+    let rate: Double
+    let maxLag: Int
+    private let acf: UnsafeMutablePointer<Double>
+    private let history: UnsafeMutablePointer<Double>
+    private var position = 0
+    private var filled = 0
+    private let decay: Double
+    private var mean = 0.0
+    private let meanWeight: Double
+    private var pending = 0.0
+    private var pendingCount = 0
+    private var untilEvaluation = 0
+
+    var minimumBPM = 60.0
+    var maximumBPM = 200.0
+
+    /// The current estimate (0 = none yet) and how periodic the input is at it (0...1).
+    private(set) var bpm = 0.0
+    private(set) var salience = 0.0
+    private var candidate = 0.0
+    private var votes = 0
+
+    init(hopRate: Double) {
+        rate = hopRate / 2
+        maxLag = Int(4 * rate) + 2  // four beats at 60 BPM
+        acf = .allocate(capacity: maxLag + 1)
+        acf.initialize(repeating: 0, count: maxLag + 1)
+        history = .allocate(capacity: maxLag + 1)
+        history.initialize(repeating: 0, count: maxLag + 1)
+        decay = exp(-1 / (3 * rate))
+        meanWeight = 1 / rate  // about a one-second mean
+    }
+
+    func deallocate() {
+        acf.deallocate()
+        history.deallocate()
+    }
+
+    /// One hop's detection function value. Returns true when the estimate was re-evaluated.
+    mutating func push(_ value: Float) -> Bool {
+        pending += Double(value)
+        pendingCount += 1
+        guard pendingCount == 2 else { return false }
+        let x0 = pending
+        pending = 0
+        pendingCount = 0
+        mean += (x0 - mean) * meanWeight
+        let x = x0 - mean
+        let size = maxLag + 1
+        history[position] = x
+        var lag = 0, index = position
+        while lag <= min(filled, maxLag) {
+            acf[lag] = acf[lag] * decay + x * history[index]
+            lag += 1
+            index = index == 0 ? size - 1 : index - 1
+        }
+        position = position + 1 == size ? 0 : position + 1
+        filled = min(filled + 1, size)
+        untilEvaluation -= 1
+        guard untilEvaluation <= 0 else { return false }
+        untilEvaluation = 16  // about 12 times a second
+        evaluate()
+        return true
+    }
+
+    /// Comb score of a tempo: the mean normalised autocorrelation at 1…4 beat periods.
+    private func score(_ bpm: Double) -> Double {
+        let period = 60 * rate / bpm
+        var sum = 0.0, count = 0.0
+        var k = 1.0
+        while k <= 4 && k * period < Double(maxLag) {
+            let lag = k * period
+            let i = Int(lag)
+            sum += max(acf[i], acf[i + 1])
+            count += 1
+            k += 1
+        }
+        return count > 0 && acf[0] > 0 ? sum / (count * acf[0]) : 0
+    }
+
+    private mutating func evaluate() {
+        guard filled > Int(1.5 * rate), acf[0] > 0 else { return }
+        var best = minimumBPM, bestScore = -Double.infinity
+        var b = minimumBPM
+        while b <= maximumBPM {
+            let s = score(b)
+            if s > bestScore { bestScore = s; best = b }
+            b += 0.5
+        }
+        // Prefer the faster of two octave-related tempi when it is nearly as periodic.
+        while best * 2 <= maximumBPM {
+            let faster = score(best * 2)
+            guard faster >= 0.75 * bestScore else { break }
+            best *= 2
+            bestScore = faster
+        }
+        salience = max(0, min(1, bestScore))
+        if bpm == 0 || abs(best - bpm) <= 0.04 * bpm {
+            bpm = best
+            votes = 0
+            return
+        }
+        // A different tempo must persist for a few evaluations before it replaces the current one.
+        if abs(best - candidate) <= 0.04 * candidate { votes += 1 } else { candidate = best; votes = 1 }
+        if votes >= 4 {
+            bpm = candidate
+            votes = 0
+        }
+    }
+}
