@@ -116,6 +116,12 @@ public enum OSCSchema {
         | `/session/state` | `s`: `idle`, `playing`, `paused` or `finished` | to subscribers once a second, and on `/session/status` |
         | `/session/name`, `/session/position`, `/session/stage`, `/session/remaining` | `s:name`; `f:seconds`; `i:number s:name`; `f:seconds` | with `/session/state`, when a session is loaded |
         | `/timer/remaining` | `f:seconds` (−1: no timer) | with `/session/state` |
+        | `/beat/onset` | `f`: strength 0…1 (the detection function against its recent maximum) | to subscribers, in a bundle time-tagged with the frame the attack began in beat_in (less beat_in's capture latency), within one period + 2 ms of the hop that detected it |
+        | `/beat/beat` | `i`: beat count since the tracker locked (1, 2, 3, …; restarts after a loss of confidence) | to subscribers, in a bundle time-tagged with the predicted beat time, sent when the engine reaches that frame; the bundle also holds `/beat/bpm`, `/beat/confidence` and `/beat/next` |
+        | `/beat/next` | `f:seconds` from this beat to the predicted next one | in each beat's bundle |
+        | `/beat/bpm` | `f:BPM` (0 = no tempo yet) | in each beat's bundle, and on change (≥ 0.05 BPM, at most 30 per second) |
+        | `/beat/confidence` | `f` 0…1: share of recent predicted beats an onset confirmed | in each beat's bundle, and on change (≥ 0.01, at most 30 per second) |
+        | `/beat/level` | `f`: beat_in's loudest hop since the last report, RMS dBFS (−150 = silence) | to subscribers, 15 times a second |
         | `/error` | `s:address s:reason` | to the sender of a bad message (address empty when the packet could not be read) |
         | `/pong`, `/status`, query answers | as above | to the sender |
 

@@ -56,6 +56,7 @@ public final class OSCServer: @unchecked Sendable {
     private let configuration: Configuration
     private let router: OSCRouter
     private let hub: FeedbackHub
+    private let beatFeed: BeatFeed
     private let logger: Logger
     private let running = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -66,7 +67,8 @@ public final class OSCServer: @unchecked Sendable {
     private var suppressedLogs = 0
 
     public init(configuration: Configuration, router: OSCRouter, host: @escaping @Sendable () -> EngineHost,
-                meter: PeakMeter, report: @escaping @Sendable () -> [OSCMessage] = { [] }, logger: Logger) throws {
+                meter: PeakMeter, report: @escaping @Sendable () -> [OSCMessage] = { [] },
+                beatTime: @escaping @Sendable (Int64) -> Double? = { _ in nil }, logger: Logger) throws {
         guard let address = SocketAddress(host: configuration.bind, port: configuration.port) else {
             throw OSCServerError.badBindAddress(configuration.bind)
         }
@@ -75,6 +77,7 @@ public final class OSCServer: @unchecked Sendable {
         self.configuration = configuration
         self.router = router
         hub = FeedbackHub(host: host, meter: meter, fixed: configuration.feedback, report: report)
+        beatFeed = BeatFeed(host: host, time: beatTime)
         self.logger = logger
     }
 
@@ -86,7 +89,8 @@ public final class OSCServer: @unchecked Sendable {
     public func start() {
         running.store(true, ordering: .relaxed)
         let thread = Thread { [self] in
-            while running.load(ordering: .relaxed) { serviceOnce(timeoutMilliseconds: 5) }
+            // A short wait: beat events leave within 2 ms of the engine publishing them.
+            while running.load(ordering: .relaxed) { serviceOnce(timeoutMilliseconds: 2) }
             finished.signal()
         }
         thread.name = "entrain-osc"
@@ -125,6 +129,9 @@ public final class OSCServer: @unchecked Sendable {
         for message in hub.tick(now: now) {
             let bytes = OSCCodec.encode(message)
             for target in hub.targets { send(bytes, to: target) }
+        }
+        for packet in beatFeed.packets(now: now, listening: !hub.targets.isEmpty) {
+            for target in hub.targets { send(packet, to: target) }
         }
     }
 

@@ -48,7 +48,7 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         switch self {
         case .entrainmentL, .entrainmentR: "audio out: the entrainment signal (binaural, monaural, isochronic, noise)"
         case .ambientL, .ambientR: "audio out: the generative-ambient engine (silent until that engine lands)"
-        case .beatIn: "audio in: material for beat detection (not analysed yet)"
+        case .beatIn: "audio in: material for beat detection (onsets, tempo, beats: see /beat/* in osc-schema.md)"
         case .led: "CV out, 0..1 brightness (JACK signal-type CV; 0 until the light plugin lands)"
         case .haptic: "audio out: drive for a tactile transducer (silent until the haptic plugin lands)"
         }

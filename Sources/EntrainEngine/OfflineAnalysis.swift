@@ -22,3 +22,22 @@ extension OfflineRenderer {
         input.withUnsafeBufferPointer { analyse($0) }
     }
 }
+
+/// Beat analysis of audio in memory, offline, through a fresh engine (the live code path).
+public enum BeatAnalysis {
+    /// Onsets and beats of mono `samples`, with `values` for the parameters (default: the
+    /// table's defaults). Event frames count from the first sample.
+    public static func analyse(_ samples: [Float], sampleRate: Double, values: ParameterValues? = nil,
+                               blockSize: Int = 256) throws -> [BeatEvent] {
+        let host = try EngineHost(sampleRate: sampleRate, values: values)
+        return OfflineRenderer(host: host, blockSize: blockSize).analyse(samples)
+    }
+
+    /// One channel from several: their average.
+    public static func mono(_ channels: [[Float]]) -> [Float] {
+        guard let first = channels.first else { return [] }
+        guard channels.count > 1 else { return first }
+        let scale = 1 / Float(channels.count)
+        return first.indices.map { i in channels.reduce(0) { $0 + $1[i] } * scale }
+    }
+}

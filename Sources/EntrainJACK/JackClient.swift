@@ -84,6 +84,22 @@ public final class JackClient: @unchecked Sendable {
         return anchor.frame + Int64(offset.rounded())
     }
 
+    /// When the sample at `frame` of beat_in's timeline reached the system: the frame's place in
+    /// its cycle, less beat_in's capture latency (what the sound card and the graph in front of
+    /// us add). Unix seconds; nil before the first cycle.
+    public func unixTime(ofInputFrame frame: Int64) -> Double? {
+        guard let anchor = context.pointee.anchor() else { return nil }
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let jackNow = Double(jack_get_time())
+        let wallNow = Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
+        let frames = Double(frame - anchor.frame - Int64(captureLatency))
+        return (Double(anchor.micros) + frames * 1e6 / sampleRate + (wallNow - jackNow)) / 1e6
+    }
+
+    /// Capture latency of beat_in in frames (max of the range), from the latency callback.
+    public var captureLatency: Int { context.pointee.captureLatency.load(ordering: .relaxed) }
+
     /// The full JACK name of one of our ports ("entrain:entrainment_L").
     public func fullName(of port: ClientPort) -> String { "\(name):\(port.name)" }
 
@@ -209,12 +225,15 @@ public final class JackClient: @unchecked Sendable {
             arg!.assumingMemoryBound(to: ProcessContext.self).pointee.serverGone.store(true, ordering: .relaxed)
         }, arg)
         jack_set_latency_callback(client, { mode, arg in
-            guard mode == JackPlaybackLatency else { return }
             let context = arg!.assumingMemoryBound(to: ProcessContext.self)
-            guard let port = context.pointee.ports[ClientPort.entrainmentL.rawValue] else { return }
             var range = jack_latency_range_t()
-            jack_port_get_latency_range(port, JackPlaybackLatency, &range)
-            context.pointee.playbackLatency.store(Int(range.max), ordering: .relaxed)
+            if mode == JackPlaybackLatency, let port = context.pointee.ports[ClientPort.entrainmentL.rawValue] {
+                jack_port_get_latency_range(port, JackPlaybackLatency, &range)
+                context.pointee.playbackLatency.store(Int(range.max), ordering: .relaxed)
+            } else if mode == JackCaptureLatency, let port = context.pointee.ports[ClientPort.beatIn.rawValue] {
+                jack_port_get_latency_range(port, JackCaptureLatency, &range)
+                context.pointee.captureLatency.store(Int(range.max), ordering: .relaxed)
+            }
         }, arg)
     }
 }

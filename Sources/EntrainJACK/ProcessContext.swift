@@ -20,6 +20,8 @@ struct ProcessContext: ~Copyable {
     let bufferSize = Atomic<Int>(0)
     /// Playback latency of entrainment_L in frames (max of the range), from the latency callback.
     let playbackLatency = Atomic<Int>(0)
+    /// Capture latency of beat_in in frames (max of the range): how long ago its input was heard.
+    let captureLatency = Atomic<Int>(0)
     var client: OpaquePointer?
     /// Where the current cycle starts: engine frame and JACK time (µs), published each cycle
     /// under a sequence number (odd while writing) so readers get a consistent pair.

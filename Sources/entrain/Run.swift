@@ -134,7 +134,8 @@ struct Run: ParsableCommand {
             status: { StatusReport.arguments(host: current.host, client: client) },
             transport: transport, library: library)
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
-                                   meter: meter, report: { transport.report() }, logger: logger)
+                                   meter: meter, report: { transport.report() },
+                                   beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)
         server.start()
         logger.info("OSC on udp://\(server.address)\(server.tcpAddress.map { " and tcp://\($0)" } ?? "")")
         return server

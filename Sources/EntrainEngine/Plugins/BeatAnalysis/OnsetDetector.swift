@@ -9,6 +9,7 @@ import Foundation
 struct OnsetDetector {
     struct Onset {
         var frame: Int64
+        /// The loudness jump at the attack against the loudest recent one, 0...1.
         var strength: Float
     }
 
@@ -50,8 +51,10 @@ struct OnsetDetector {
 
     private var above = false
     private var lastOnset: Int64 = .min / 2
-    /// Slowly falling maximum of the detection function: scales strengths to 0...1.
+    /// Slowly falling maxima of the detection function (for its threshold floor) and of the
+    /// loudness jumps at onsets (scales strengths to 0...1).
     private var peak: Float = 0
+    private var accentPeak: Float = 0
     private let peakDecay: Float
 
     /// The detection function of the last hop, scaled for the tempo tracker (≥ 0).
@@ -121,10 +124,13 @@ struct OnsetDetector {
         if value < threshold * 0.8 { above = false }
         guard value > threshold, !above, hopEnergy > silenceEnergy else { return nil }
         above = true
-        let frame = attackFrame(after: lastOnset + spacing / 2)
+        let back = attackSubBlock(after: lastOnset + spacing / 2)
+        let frame = subEnd - Int64(back * subBlockSize)
         guard frame - lastOnset >= spacing else { return nil }
         lastOnset = frame
-        return Onset(frame: frame, strength: peak > 0 ? min(1, value / peak) : 1)
+        let jump = accent(back: back)
+        accentPeak = max(jump, accentPeak * peakDecay)
+        return Onset(frame: frame, strength: accentPeak > 0 ? min(1, jump / accentPeak) : 0)
     }
 
     /// Half-wave-rectified increase of log magnitude against the frame two hops back.
@@ -158,25 +164,40 @@ struct OnsetDetector {
     }
 
     /// Where the attack that made this hop cross began: within the last window (but not before
-    /// `earliest`), the sub-block whose energy rises most against the two before it.
-    private func attackFrame(after earliest: Int64) -> Int64 {
+    /// `earliest`), the sub-block whose energy rises most against the two before it. Returned as
+    /// the number of sub-blocks back from the newest (1 = the newest).
+    private func attackSubBlock(after earliest: Int64) -> Int {
         let available = min(subCount - 2, windowSize / subBlockSize + hopSize / subBlockSize)
-        guard available > 0 else { return subEnd - Int64(hopSize) }
+        guard available > 0 else { return 1 }
         var loudest: Float = 0
         for back in 1...(available + 2) { loudest = max(loudest, subRing[(subCount - back) % subRingSize]) }
         let floor = loudest * 1e-4 + 1e-12
-        var best = subEnd - Int64(hopSize), bestRatio: Float = 0
+        var best = 1, bestRatio: Float = 0
         for back in 1...available {
-            let start = subEnd - Int64(back * subBlockSize)
-            if start < earliest { break }
+            if subEnd - Int64(back * subBlockSize) < earliest { break }
             let i = subCount - back
             let before = max(subRing[(i - 1) % subRingSize], subRing[(i - 2) % subRingSize])
             let ratio = subRing[i % subRingSize] / (before + floor)
             if ratio > bestRatio {
                 bestRatio = ratio
-                best = start
+                best = back
             }
         }
         return best
+    }
+
+    /// How much louder the input got at the attack `back` sub-blocks ago: mean energy per sample
+    /// since then against the 4 sub-blocks before. A kick outweighs a hi-hat here, while in the
+    /// log-spectral flux a broadband hat can outweigh a kick; the beat tracker wants the former.
+    private func accent(back: Int) -> Float {
+        var after: Float = 0
+        for b in 1...back { after += subRing[(subCount - b) % subRingSize] }
+        var before: Float = 0
+        let earlier = min(4, subCount - back)
+        if earlier > 0 {
+            for b in (back + 1)...(back + earlier) { before += subRing[(subCount - b) % subRingSize] }
+            before /= Float(earlier)
+        }
+        return max(0, after / Float(back) - before) / Float(subBlockSize)
     }
 }

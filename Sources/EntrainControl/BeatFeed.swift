@@ -1,0 +1,66 @@
+import EntrainCore
+import EntrainEngine
+
+/// The beat analysis as OSC feedback. Onsets and beats go out as soon as the engine publishes
+/// them, each in a bundle time-tagged with when it happened in the input (a beat: the predicted
+/// beat time), so receivers can act on the exact moment. Tempo and confidence follow on change
+/// (at most 30 times a second), the input level with the meters (15 times a second).
+/// Used from the OSC server's thread only.
+final class BeatFeed {
+    private let host: @Sendable () -> EngineHost
+    /// Unix time of an input frame (nil when unknown: the bundle is then marked "immediately").
+    private let time: @Sendable (Int64) -> Double?
+    private var sentBPM: Float = -1
+    private var sentConfidence: Float = -1
+    private var nextValues = 0.0
+    private var nextLevel = 0.0
+
+    init(host: @escaping @Sendable () -> EngineHost, time: @escaping @Sendable (Int64) -> Double?) {
+        self.host = host
+        self.time = time
+    }
+
+    /// Encoded packets due now. Drains the engine's events even with nobody listening, so the
+    /// ring never fills.
+    func packets(now: Double, listening: Bool) -> [[UInt8]] {
+        let engine = host()
+        var out: [[UInt8]] = []
+        while let event = engine.nextBeatEvent() {
+            guard listening else { continue }
+            let tag = time(event.frame).map(OSCTimetag.init(unixTime:)) ?? .immediately
+            out.append(OSCCodec.encodeBundle(Self.messages(for: event, sampleRate: engine.sampleRate), timetag: tag))
+        }
+        guard listening else { return out }
+        var messages: [OSCMessage] = []
+        if now >= nextValues {
+            nextValues = now + FeedbackHub.valueInterval
+            let bpm = engine.status.pointee.beatBPMValue, confidence = engine.status.pointee.beatConfidenceValue
+            if abs(bpm - sentBPM) >= 0.05 {
+                sentBPM = bpm
+                messages.append(OSCMessage("/beat/bpm", [.float(bpm)]))
+            }
+            if abs(confidence - sentConfidence) >= 0.01 {
+                sentConfidence = confidence
+                messages.append(OSCMessage("/beat/confidence", [.float(confidence)]))
+            }
+        }
+        if now >= nextLevel {
+            nextLevel = now + FeedbackHub.meterInterval
+            messages.append(OSCMessage("/beat/level", [.float(engine.status.pointee.takeBeatLevel())]))
+        }
+        out += messages.map(OSCCodec.encode)
+        return out
+    }
+
+    static func messages(for event: BeatEvent, sampleRate: Double) -> [OSCMessage] {
+        switch event.kind {
+        case .onset:
+            return [OSCMessage("/beat/onset", [.float(event.strength)])]
+        case .beat:
+            return [OSCMessage("/beat/beat", [.int32(event.count)]),
+                    OSCMessage("/beat/bpm", [.float(event.bpm)]),
+                    OSCMessage("/beat/confidence", [.float(event.strength)]),
+                    OSCMessage("/beat/next", [.float(Float(Double(event.framesToNext) / sampleRate))])]
+        }
+    }
+}
