@@ -1,3 +1,4 @@
+import EntrainEngine
 import Foundation
 import TestSupport
 import XCTest
