@@ -21,6 +21,13 @@ public struct Continuity: Sendable, Equatable {
     public let cmlt: Double
     public let amlc: Double
     public let amlt: Double
+
+    public init(cmlc: Double, cmlt: Double, amlc: Double, amlt: Double) {
+        self.cmlc = cmlc
+        self.cmlt = cmlt
+        self.amlc = amlc
+        self.amlt = amlt
+    }
 }
 
 extension BeatMetrics {

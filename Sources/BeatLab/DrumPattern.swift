@@ -33,7 +33,7 @@ struct DrumPattern {
 
     /// Kick on every quarter, snare on 2 and 4, eighth hats: the driving 180 BPM variant.
     static let fourKick = DrumPattern(hits(.kick, quarters), hits(.snare, backbeat),
-                                      hits(.closedHat, grid(0, step: 0.5, count: 8), velocity: 0.7))
+                                      hits(.closedHat, grid(0, step: 0.5, count: 8), velocity: 0.8))
 
     /// Four-on-the-floor house: kick every quarter, snare (clap) on 2 and 4, open hats on the off-beats.
     static let house = DrumPattern(hits(.kick, quarters), hits(.snare, backbeat, velocity: 0.8),
