@@ -91,6 +91,7 @@ public enum BeatCorpus {
             if noisy { addNoiseAndPads(&audio, chordStarts: stride(from: 0, to: score.beats.count, by: 8).map { score.beats[$0] },
                                        sampleRate: sampleRate, random: &random) }
             normalisePeak(&audio)
+            addNoiseFloor(&audio, random: &random)
             let rate = Double(sampleRate)
             return CorpusItem(name: name, category: category, sampleRate: sampleRate, samples: audio,
                               onsets: score.onsetSamples(sampleRate: sampleRate).map { Double($0) / rate },
@@ -105,6 +106,15 @@ public enum BeatCorpus {
         var pads = PadSynth.render(count: audio.count, chordStarts: chordStarts, sampleRate: sampleRate)
         BackgroundSounds.setRMS(&pads, to: drumsRMS * decibels(-12))
         for i in audio.indices { audio[i] += noise[i] + pads[i] }
+    }
+
+    /// White noise at -80 dBFS RMS under the music, as any recording has: no frame is digitally
+    /// silent. (aubio's tracker, for one, never reports a beat in a frame below its silence gate,
+    /// so on clicks over digital silence it drops every beat it predicts a little early.)
+    static func addNoiseFloor(_ audio: inout [Float], random: inout CorpusRandom) {
+        var floor = BackgroundSounds.white(count: audio.count, random: &random)
+        BackgroundSounds.setRMS(&floor, to: decibels(-80))
+        for i in audio.indices { audio[i] += floor[i] }
     }
 
     static func quiet(name: String, seconds: Double, summary: String,

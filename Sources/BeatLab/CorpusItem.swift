@@ -7,7 +7,8 @@ public struct CorpusItem: Sendable {
     public let name: String
     public let category: Category
     public let sampleRate: Int
-    /// Mono audio, peak about -6 dBFS (the quiet no-beat items are quieter by design).
+    /// Mono audio, peak about -6 dBFS (the quiet no-beat items are quieter by design). Items
+    /// with drums carry a -80 dBFS white noise floor; 'silence' is digital silence.
     public let samples: [Float]
     /// Seconds; the first sample of every drum hit, hits closer than 30 ms merged into the earliest.
     public let onsets: [Double]

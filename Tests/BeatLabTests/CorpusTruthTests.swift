@@ -3,8 +3,15 @@ import XCTest
 
 /// The ground truth agrees with the audio it describes.
 final class CorpusTruthTests: XCTestCase {
+    /// Rendered once per test run: rendering is slow in debug builds.
+    nonisolated(unsafe) static var rendered: [String: CorpusItem] = [:]
+
     func item(_ name: String, sampleRate: Int = BeatCorpus.defaultSampleRate) throws -> CorpusItem {
-        try XCTUnwrap(BeatCorpus.item(named: name, sampleRate: sampleRate), name)
+        let key = "\(name)@\(sampleRate)"
+        if let item = Self.rendered[key] { return item }
+        let item = try XCTUnwrap(BeatCorpus.item(named: name, sampleRate: sampleRate), name)
+        Self.rendered[key] = item
+        return item
     }
 
     func meanSquare(_ x: [Float], _ range: Range<Int>) -> Double {
@@ -122,14 +129,14 @@ final class CorpusTruthTests: XCTestCase {
     func testLevelsAndNames() throws {
         XCTAssertEqual(BeatCorpus.names.count, Set(BeatCorpus.names).count, "names are unique")
         for name in ["click-128", "hiphop-075", "noisy-rock-120"] {
-            XCTAssertEqual(try item(name).samples.map(abs).max()!, 0.5, accuracy: 1e-6, "peak -6 dBFS")
+            XCTAssertEqual(try item(name).samples.map(abs).max()!, 0.5, accuracy: 1e-3, "peak -6 dBFS (plus the noise floor)")
         }
         XCTAssertNil(BeatCorpus.item(named: "no-such-item"))
     }
 
     func testGenerationIsDeterministic() throws {
         for name in ["noisy-rock-120", "pink-noise-20dbfs", "hiphop-075"] {
-            let a = try item(name), b = try item(name)
+            let a = try XCTUnwrap(BeatCorpus.item(named: name)), b = try XCTUnwrap(BeatCorpus.item(named: name))
             XCTAssertEqual(a.samples, b.samples, name)
             XCTAssertEqual(a.onsets, b.onsets, name)
         }
