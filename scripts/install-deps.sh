@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages entrain needs, only those missing, so `make run` and
 # `make test` work on a fresh Debian 12 machine with the Swift toolchain.
+# Extra packages given as arguments are installed too, e.g. `scripts/install-deps.sh aubio-tools`
+# for the beat-analysis comparison tests (they skip themselves without it).
 set -euo pipefail
 
-packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config)
+packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config "$@")
 
 missing=()
 for p in "${packages[@]}"; do

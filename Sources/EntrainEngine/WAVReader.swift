@@ -1,6 +1,6 @@
 import Foundation
 
-/// A whole WAV file decoded to float samples, one array per channel, in -1...1.
+/// A whole WAV file decoded to float samples, one array per channel.
 ///
 /// Reads PCM 8/16/24/32-bit, IEEE float 32/64 and WAVE_FORMAT_EXTENSIBLE with a PCM or float
 /// subformat, any channel count. Files may come from anywhere, so every field is checked before
@@ -13,7 +13,7 @@ public struct WAVFile {
     public let formatTag: Int
     /// Bits per sample as stored (the container size for WAVE_FORMAT_EXTENSIBLE).
     public let bitsPerSample: Int
-    /// One array per channel, as floats in -1...1.
+    /// One array per channel, integer formats scaled to -1...1 (float files may go beyond it).
     public let samples: [[Float]]
 
     public var frameCount: Int { samples.first?.count ?? 0 }
