@@ -45,7 +45,7 @@ let package = Package(
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
-            dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl",
+            dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -61,7 +61,8 @@ let package = Package(
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "EntrainEngine", "EntrainJACK", "EntrainControl", "CJack",
+        .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainJACK", "EntrainControl", "CJack",
                                                            .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v5]

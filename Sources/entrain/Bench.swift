@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeatLab
 import EntrainCore
 import EntrainEngine
 import Foundation
@@ -41,6 +42,25 @@ struct Bench: ParsableCommand {
             print(String(format: "process path, period %3d: %.1f ns/frame = %.2f %% of one core at 48 kHz",
                          period, nsPerFrame, nsPerFrame * 48_000 / 1e9 * 100))
         }
+        try benchBeatAnalysis(values)
+    }
+
+    /// The beat analysis alone: drums into beat_in at a 64-frame period, analysis on minus off.
+    func benchBeatAnalysis(_ values: ParameterValues) throws {
+        guard let drums = BeatCorpus.item(named: "rock-120") else { return }
+        let active = try Engine.parameterTable.entry(for: "/beat/active").index
+        var results: [Double] = []
+        for on in [false, true] {
+            var v = values
+            v[active] = on ? 1 : 0
+            results.append(try median {
+                let renderer = OfflineRenderer(host: try EngineHost(sampleRate: 48_000, values: v), blockSize: 64)
+                return time { _ = renderer.analyse(drums.samples) }
+            })
+        }
+        let perSecond = (results[1] - results[0]) / drums.duration
+        print(String(format: "beat analysis (flux onsets, tempo, beats) of drums at a 64-frame period: %.2f ms per second of input = %.2f %% of one core",
+                     perSecond * 1000, perSecond * 100))
     }
 
     func median(_ measure: () throws -> Double) rethrows -> Double {

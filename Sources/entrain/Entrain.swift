@@ -10,6 +10,6 @@ struct Entrain: ParsableCommand {
             `entrain render --duration 60 --out session.wav`.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Render.self, Analyse.self, Validate.self, Import.self, Plot.self, PresetCommand.self, PlaylistCommand.self, Bench.self, OSCLoad.self,
+        subcommands: [Run.self, Render.self, Analyse.self, BeatEval.self, Validate.self, Import.self, Plot.self, PresetCommand.self, PlaylistCommand.self, Bench.self, OSCLoad.self,
                       OSCSchemaCommand.self])
 }

@@ -1,10 +1,12 @@
+import BeatLab
 import Foundation
 import TestSupport
 import XCTest
 
 /// The run-time half of the real-time proof: an LD_PRELOAD probe counts malloc/free and
 /// pthread_mutex_lock calls on the thread that calls jack_port_get_buffer (the process thread)
-/// while the client starts, plays, gets patched and fades out. Every count must be zero.
+/// while the client starts, plays, analyses drums on beat_in, gets patched and fades out.
+/// Every count must be zero.
 final class RealtimeProbeTests: LiveClientTestCase {
     func buildProbe() throws -> URL {
         let source = EntrainBinary.packageRoot.appendingPathComponent("Tests/RealtimeProbe/realtime_probe.c")
@@ -28,7 +30,15 @@ final class RealtimeProbeTests: LiveClientTestCase {
                                       "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"],
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],
                                      recorder: rec)
+        // Drums into beat_in: FFTW, onsets, beats and the event ring all run on the process thread.
+        let server = try self.server
+        let item = try XCTUnwrap(BeatCorpus.item(named: "rock-120", sampleRate: server.sampleRate))
+        let drums = try JackPlayer(server: server.name, samples: Array(item.samples.prefix(6 * server.sampleRate)), name: "drums")
+        try drums.connect(to: "entrain:beat_in")
+        drums.play()
         try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])  // graph changes while running
+        _ = try rec.record()
+        _ = try rec.record()
         _ = try rec.record()
         stopClient(client)  // the stop command and the fade-out run on the process thread too
 

@@ -27,6 +27,14 @@ public final class OSCTestClient {
         return out
     }
 
+    /// Like `receive`, with each message's bundle time tag and arrival time (Unix seconds).
+    public func receiveTimed(timeout: TimeInterval) -> [(message: TimedMessage, arrival: Double)] {
+        var out: [(message: TimedMessage, arrival: Double)] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline { out += client.drainTimed(waitMilliseconds: 10) }
+        return out
+    }
+
     /// Send and wait for the first reply on `reply` (default: the same address).
     public func request(_ address: String, _ arguments: [OSCValue] = [], reply: String? = nil,
                         timeout: TimeInterval = 2) -> OSCMessage? {

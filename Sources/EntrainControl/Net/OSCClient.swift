@@ -24,14 +24,20 @@ public final class OSCClient {
 
     /// Whatever has arrived so far, waiting up to `milliseconds` for the first datagram.
     public func drain(waitMilliseconds milliseconds: Int32 = 0) -> [OSCMessage] {
-        var out: [OSCMessage] = []
+        drainTimed(waitMilliseconds: milliseconds).map(\.message.message)
+    }
+
+    /// What has arrived, with each message's bundle time tag and the Unix time it was read.
+    public func drainTimed(waitMilliseconds milliseconds: Int32 = 0) -> [(message: TimedMessage, arrival: Double)] {
+        var out: [(message: TimedMessage, arrival: Double)] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, milliseconds) > 0 else { return out }
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { return out }
-            if let messages = try? OSCCodec.decode(Array(buffer[0..<n])) { out += messages.map(\.message) }
+            let arrival = OSCTimetag.now().unixTime
+            if let messages = try? OSCCodec.decode(Array(buffer[0..<n])) { out += messages.map { ($0, arrival) } }
         }
     }
 

@@ -88,7 +88,9 @@ struct BeatAnalysisPlugin: EnginePlugin {
             let onset = detector.process(magnitudes: spectrum.magnitudes + hop * spectrum.bins,
                                          subEnergies: spectrum.subEnergies + hop * subs, end: hopEnd)
             loudest = max(loudest, detector.hopEnergy)
-            if tempo.push(detector.novelty), tempo.bpm > 0 { tracker.setTempo(tempo.bpm, now: hopEnd) }
+            // The tempo follows the onsets weighted by their loudness accents: in the raw flux
+            // a broadband hi-hat weighs as much as a kick and pulls towards double time.
+            if tempo.push(onset?.strength ?? 0), tempo.bpm > 0 { tracker.setTempo(tempo.bpm, now: hopEnd) }
             if let onset {
                 tracker.onset(frame: onset.frame, strength: onset.strength)
                 publish(BeatEvent(kind: .onset, frame: onset.frame, publishedFrame: end, strength: onset.strength), ring)

@@ -17,6 +17,7 @@ struct TempoEstimator {
     private var mean = 0.0
     private let meanWeight: Double
     private var pending = 0.0
+    private var previousValue = 0.0
     private var pendingCount = 0
     private var untilEvaluation = 0
 
@@ -53,8 +54,12 @@ struct TempoEstimator {
         let x0 = pending
         pending = 0
         pendingCount = 0
-        mean += (x0 - mean) * meanWeight
-        let x = x0 - mean
+        // Smoothed over two samples, so an impulse train whose period falls between two lags
+        // (62.5 samples at 180 BPM) still shows one peak rather than two half-height ones.
+        let smoothed = 0.5 * (x0 + previousValue)
+        previousValue = x0
+        mean += (smoothed - mean) * meanWeight
+        let x = smoothed - mean
         let size = maxLag + 1
         history[position] = x
         var lag = 0, index = position
@@ -96,12 +101,23 @@ struct TempoEstimator {
             if s > bestScore { bestScore = s; best = b }
             b += 0.5
         }
-        // Prefer the faster of two octave-related tempi when it is nearly as periodic.
-        while best * 2 <= maximumBPM {
-            let faster = score(best * 2)
-            guard faster >= 0.75 * bestScore else { break }
-            best *= 2
-            bestScore = faster
+        // Of tempi in a 2:1, 3:1 or 4:1 relation, the fastest that is nearly as periodic wins:
+        // material at 180 BPM also repeats every 2 or 3 beats, never the other way round.
+        let strongest = bestScore
+        var changed = true
+        while changed {
+            changed = false
+            var multiple = 4.0
+            while multiple >= 2 {
+                let faster = best * multiple
+                if faster <= maximumBPM, score(faster) >= 0.75 * strongest {
+                    best = faster
+                    bestScore = score(faster)
+                    changed = true
+                    break
+                }
+                multiple -= 1
+            }
         }
         salience = max(0, min(1, bestScore))
         if bpm == 0 || abs(best - bpm) <= 0.04 * bpm {

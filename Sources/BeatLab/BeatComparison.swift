@@ -1,0 +1,62 @@
+import EntrainCore
+import EntrainEngine
+import Foundation
+
+/// Our beat analysis and aubio side by side on the corpus: F-measures, timing errors and cost,
+/// per item and summed up by category, as the README's table.
+public enum BeatComparison {
+    public struct Row: Sendable {
+        public let item: String
+        public let category: CorpusItem.Category
+        public let onsets: EventScore
+        public let beats: BeatScore
+        /// Median of (time the event left the engine − true onset), ms; ours only.
+        public let medianDelayMs: Double?
+        public let cpuSeconds: Double
+    }
+
+    /// Ours, at a `period`-frame period with `values` (default: the table's defaults).
+    public static func ours(_ item: CorpusItem, values: ParameterValues? = nil, period: Int = 64) throws -> Row {
+        let rate = Double(item.sampleRate)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let events = try BeatAnalysis.analyse(item.samples, sampleRate: rate, values: values, blockSize: period)
+        let cpu = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let onsets = events.filter { $0.kind == .onset }, beats = events.filter { $0.kind == .beat }
+        let onsetScore = BeatMetrics.evaluateOnsets(reference: item.onsets, estimated: onsets.map { Double($0.frame) / rate })
+        let delays = onsets.compactMap { onset -> Double? in
+            let t = Double(onset.frame) / rate
+            guard let truth = item.onsets.min(by: { abs($0 - t) < abs($1 - t) }), abs(truth - t) <= BeatMetrics.onsetWindow else { return nil }
+            return (Double(onset.publishedFrame) / rate - truth) * 1000
+        }.sorted()
+        return Row(item: item.name, category: item.category, onsets: onsetScore,
+                   beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }),
+                   medianDelayMs: delays.isEmpty ? nil : delays[delays.count / 2], cpuSeconds: cpu)
+    }
+
+    /// aubio with its defaults (aubioonset: hfc, 512/256; aubiotrack: specflux, 1024/512) on the
+    /// item written as a float WAV in `directory`.
+    public static func aubio(_ item: CorpusItem, directory: URL) throws -> Row {
+        let file = try item.write(to: directory)
+        let onsets = try AubioRunner.onsets(file: file), beats = try AubioRunner.beats(file: file)
+        return Row(item: item.name, category: item.category,
+                   onsets: BeatMetrics.evaluateOnsets(reference: item.onsets, estimated: onsets.times),
+                   beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats.times),
+                   medianDelayMs: nil, cpuSeconds: onsets.cpuSeconds + beats.cpuSeconds)
+    }
+
+    /// A Markdown table: one line per item, ours then aubio's figures.
+    public static func table(ours: [Row], aubio: [Row]?) -> String {
+        var lines = ["| item | onset F ours | onset F aubio | beat F ours | beat F aubio | beat CMLt ours / aubio | beats ours / aubio / truth | median stamp error ours / aubio (ms) |",
+                     "|---|---|---|---|---|---|---|---|"]
+        for (i, row) in ours.enumerated() {
+            let other = aubio?[i]
+            func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "—" }
+            func ms(_ x: Double?) -> String { x.map { String(format: "%+.1f", $0) } ?? "—" }
+            lines.append("| \(row.item) | \(f(row.onsets.f)) | \(f(other?.onsets.f)) | \(f(row.beats.events.f)) | \(f(other?.beats.events.f)) | "
+                + "\(f(row.beats.continuity.cmlt)) / \(f(other?.beats.continuity.cmlt)) | "
+                + "\(row.beats.events.estimatedCount) / \(other.map { "\($0.beats.events.estimatedCount)" } ?? "—") / \(row.beats.events.referenceCount) | "
+                + "\(ms(row.onsets.medianErrorMs)) / \(ms(other?.onsets.medianErrorMs)) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import BeatLab
+import EntrainCore
+import EntrainEngine
+import Foundation
+
+/// `entrain beat-eval`: the beat analysis measured on the synthesized corpus, optionally side
+/// by side with aubio (`make beat-compare` installs aubio-tools and runs this with --aubio).
+struct BeatEval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "beat-eval",
+        abstract: "Score the beat analysis on the built-in corpus (exact ground truth), optionally against aubio.",
+        discussion: "Onsets: F-measure at ±50 ms. Beats: F-measure at ±70 ms after the first 5 s (mir_eval conventions).")
+
+    @Flag(help: "Also run aubioonset and aubiotrack (Debian aubio-tools) on the same files.")
+    var aubio = false
+    @Option(help: "Only these items (comma-separated names).")
+    var items: String?
+    @Option(help: "JACK period for our analysis, frames (events leave the engine at the end of a period).")
+    var period = 64
+    @Option(help: "Keep the corpus here: NAME.wav with NAME.onsets.txt and NAME.beats.txt (default: a temporary folder, for aubio only).")
+    var corpus: String?
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set a beat parameter by its OSC address.", valueName: "address=value"))
+    var assignments: [String] = []
+
+    func run() throws {
+        let values = try EngineOptions.parse(assignments.flatMap { ["--set", $0] }).parameterValues()
+        let names = items.map { $0.split(separator: ",").map(String.init) } ?? BeatCorpus.names
+        if aubio && !AubioRunner.isAvailable { throw ValidationError("aubio-tools is not installed (scripts/install-deps.sh aubio-tools)") }
+        let directory = corpus.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("entrain-beat-corpus-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { if corpus == nil { try? FileManager.default.removeItem(at: directory) } }
+        var ours: [BeatComparison.Row] = [], theirs: [BeatComparison.Row] = []
+        for name in names {
+            guard let item = BeatCorpus.item(named: name) else { throw ValidationError("no corpus item '\(name)' (have: \(BeatCorpus.names.joined(separator: ", ")))") }
+            ours.append(try BeatComparison.ours(item, values: values, period: period))
+            if corpus != nil && !aubio { try item.write(to: directory) }  // aubio's run writes it too
+            if aubio { theirs.append(try BeatComparison.aubio(item, directory: directory)) }
+        }
+        print(BeatComparison.table(ours: ours, aubio: aubio ? theirs : nil))
+        print()
+        print(summary(ours, label: "ours"))
+        if aubio { print(summary(theirs, label: "aubio")) }
+    }
+
+    func summary(_ rows: [BeatComparison.Row], label: String) -> String {
+        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
+        let music = rows.filter { $0.category != .noBeat }, steady = rows.filter { $0.category == .steady || $0.category == .swing }
+        let falseBeats = rows.filter { $0.category == .noBeat }.reduce(0) { $0 + $1.beats.events.estimatedCount }
+        let delays = rows.compactMap(\.medianDelayMs)
+        var text = String(format: "%@: mean onset F %.3f, mean beat F %.3f (steady %.3f), beats on no-beat material %d, CPU %.2f s",
+                          label, mean(music.map(\.onsets.f)), mean(music.map(\.beats.events.f)), mean(steady.map(\.beats.events.f)),
+                          falseBeats, rows.reduce(0) { $0 + $1.cpuSeconds })
+        if !delays.isEmpty { text += String(format: ", median detection delay %.1f ms at a %d-frame period", mean(delays), period) }
+        return text
+    }
+}
