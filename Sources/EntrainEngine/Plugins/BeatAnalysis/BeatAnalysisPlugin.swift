@@ -21,7 +21,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
     var tempo: TempoEstimator
     var tracker: BeatTracker
     var active = true
-    var minimumConfidence: Float = 0.5
+    var minimumConfidence: Float = 0.6
     /// Published beats since the tracker last (re)gained confidence.
     var beatCount: Int32 = 0
 
@@ -97,7 +97,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
             }
         }
         while let beat = tracker.beat(before: end) {
-            let playing = beat.frame - tracker.lastOnsetFrame < 2 * Int64(beat.period)
+            let playing = beat.frame - tracker.lastOnsetFrame < 3 * Int64(beat.period) / 2
             guard beat.confidence >= minimumConfidence, playing else {
                 beatCount = 0
                 continue

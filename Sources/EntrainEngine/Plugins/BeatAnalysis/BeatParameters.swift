@@ -23,7 +23,7 @@ public enum BeatParameters {
                       "onset detection: flux = spectral flux with an adaptive median threshold; energy = RMS against its 1 s average"),
         ParameterSpec("/beat/silence", .continuous(range: -90 ... -20, defaultValue: -60, curve: .linear),
                       unit: "dBFS", "silence gate: no onsets or beats while the input is quieter (RMS per hop)"),
-        ParameterSpec("/beat/flux/threshold", .continuous(range: 1...10, defaultValue: 1.6, curve: .linear),
+        ParameterSpec("/beat/flux/threshold", .continuous(range: 1...10, defaultValue: 3, curve: .linear),
                       "flux: onset when the flux exceeds this multiple of its median over the last 250 ms"),
         ParameterSpec("/beat/flux/low-emphasis", .continuous(range: 0...24, defaultValue: 0, curve: .linear),
                       unit: "dB", "flux: extra weight of the band below 150 Hz (kick drums, bass)"),
@@ -37,7 +37,7 @@ public enum BeatParameters {
                       unit: "BPM", "slowest tempo the tracker considers"),
         ParameterSpec("/beat/tempo/max", .continuous(range: 60...300, defaultValue: 200, curve: .linear),
                       unit: "BPM", "fastest tempo the tracker considers"),
-        ParameterSpec("/beat/confidence/min", .continuous(range: 0...1, defaultValue: 0.5, curve: .linear),
+        ParameterSpec("/beat/confidence/min", .continuous(range: 0...1, defaultValue: 0.6, curve: .linear),
                       "beats are published only while the tracker's confidence is at least this"),
     ], constraints: { values in
         let low = values[tempoMin], high = values[tempoMax]

@@ -34,6 +34,8 @@ struct BeatTracker {
     /// Share of recent predicted beats that an onset confirmed (0...1).
     private(set) var confidence: Float = 0
     private var rephaseVotes = 0
+    /// Predicted beats in a row without an accented onset.
+    private var misses = 0
     private var strongest: Float = 0
 
     init(sampleRate: Double) {
@@ -52,17 +54,22 @@ struct BeatTracker {
     var bpm: Double { period > 0 ? 60 * sampleRate / period : 0 }
     var lastOnsetFrame: Int64 { onsetCount > 0 ? onsetFrames[(onsetCount - 1) % onsetCapacity] : .min / 2 }
 
-    /// A new tempo from the estimator. Small differences are left to the onsets to refine.
+    /// A new tempo from the estimator. While the onsets confirm the clock, they refine the
+    /// period themselves (the estimator's window lags behind a tempo ramp, and a fill can make
+    /// it flip an octave for a moment); the estimate takes over once the clock has lost them
+    /// (low confidence, or two beats in a row unconfirmed and a clearly different tempo).
     mutating func setTempo(_ bpm: Double, now: Int64) {
         guard bpm > 0 else { return }
         let estimate = 60 * sampleRate / bpm
+        let difference = abs(estimate - period)
         if period == 0 {
             period = estimate
             next = Double(now)
             rephase(now: now, force: true)
-        } else if abs(estimate - period) > 0.03 * period {
+        } else if (difference > 0.03 * period && confidence < 0.6) || (difference > 0.1 * period && misses >= 2) {
             period = estimate
             rephaseVotes = 0
+            rephase(now: now, force: true)
         }
     }
 
@@ -76,18 +83,26 @@ struct BeatTracker {
         let toLast = t - last, toNext = t - next
         let error = abs(toLast) < abs(toNext) ? toLast : toNext
         guard abs(error) <= 0.1 * period else { return }
-        if abs(toLast) < abs(toNext) { lastMatched = true } else { nextMatched = true }
-        // Strong onsets pull harder; weak ones (hats between beats) barely.
+        // Strong onsets pull harder; weak ones (hats between beats) barely. Only an accented
+        // onset confirms a beat: in dense material some weak one lands near any grid.
         let weight = Double(min(1, strength / max(strongest, 1e-6)))
+        if weight >= 0.3 {
+            if abs(toLast) < abs(toNext) { lastMatched = true } else { nextMatched = true }
+        }
         next += 0.35 * weight * error
-        period += 0.05 * weight * error
+        period += 0.15 * weight * error
     }
 
     /// The next predicted beat before `end` (engine frame), if any; call until nil.
     mutating func beat(before end: Int64) -> Beat? {
         guard period > 0, next < Double(end) else { return nil }
         // The previous beat's verdict is in by now (its onset had a beat's time to arrive).
-        if last > -1e17 { confidence += 0.3 * ((lastMatched ? 1 : 0) - confidence) }
+        // A hit raises it faster than a miss lowers it: syncopated music leaves some beats
+        // without an accent (a hip-hop bar may have three of four), chance hits stay rare.
+        if last > -1e17 {
+            confidence += lastMatched ? 0.3 * (1 - confidence) : -0.15 * confidence
+            misses = lastMatched ? 0 : misses + 1
+        }
         last = next
         lastMatched = nextMatched
         nextMatched = false
@@ -114,6 +129,18 @@ struct BeatTracker {
         let offset = distance(bestPhase, to: next)
         if force {
             guard bestScore > 0 else { next = Double(now) + period; return }
+            // The onsets already heard vouch for the new clock: when an accented onset confirms
+            // each of the last four grid points, a steady track is published at once.
+            var confirmed: Float = 0
+            var beat = 1.0
+            while beat <= 4 {
+                let gridPoint = bestPhase + FastMath.floor((Double(now) - bestPhase) / period) * period - (beat - 1) * period
+                if accentedOnset(near: gridPoint) { confirmed += 1 }
+                beat += 1
+            }
+            // The tempo and phase were fitted to these same onsets, so partial agreement is
+            // weak evidence: only a full four counts as a lock.
+            confidence = confirmed == 4 ? 1 : confirmed / 8
         } else {
             guard abs(offset) > 0.1 * period, bestScore > 1.25 * current else {
                 rephaseVotes = 0
@@ -133,6 +160,20 @@ struct BeatTracker {
     private func distance(_ frame: Double, to phase: Double) -> Double {
         let beats = (frame - phase) / period
         return (beats - FastMath.floor(beats + 0.5)) * period
+    }
+
+    /// Whether an accented onset (≥ 30 % of the strongest recent) lies within ±8 % of a period
+    /// of `time` (the recent ones only).
+    private func accentedOnset(near time: Double) -> Bool {
+        let tolerance = 0.08 * period
+        let n = min(onsetCount, onsetCapacity)
+        for i in 0..<n {
+            let slot = (onsetCount - 1 - i) % onsetCapacity
+            let frame = Double(onsetFrames[slot])
+            if frame < time - tolerance { return false }
+            if abs(frame - time) <= tolerance && onsetStrengths[slot] >= 0.3 * strongest { return true }
+        }
+        return false
     }
 
     private func alignment(phase: Double, since start: Int64) -> Float {

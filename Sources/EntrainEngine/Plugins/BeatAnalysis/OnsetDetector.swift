@@ -23,7 +23,7 @@ struct OnsetDetector {
 
     // Settings (from the parameter table).
     var method = BeatParameters.Method.flux
-    var fluxThreshold: Float = 1.6
+    var fluxThreshold: Float = 3
     var lowGain: Float = 1
     var fluxMinIntervalFrames: Int64 = 1440
     var energyThreshold: Float = 1.4
