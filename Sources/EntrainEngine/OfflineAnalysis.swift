@@ -9,7 +9,7 @@ extension OfflineRenderer {
         var done = 0
         while done < input.count {
             let n = min(blockSize, input.count - done)
-            renderBlock(n, before: { io in
+            feedBlock(n, fill: { io in
                 io[.beatIn]!.update(from: input.baseAddress! + done, count: n)
             })
             while let event = host.nextBeatEvent() { events.append(event) }

@@ -27,10 +27,11 @@ public final class OfflineRenderer {
         return try body(io)
     }
 
-    /// Render one block of `n` ≤ blockSize frames after `before` has filled the input ports.
-    public func renderBlock(_ n: Int, before: (PortBuffers) -> Void) {
+    /// Render one block of `n` ≤ blockSize frames after `fill` has written the input ports.
+    /// (Not an overload of renderBlock: a trailing closure would pick either.)
+    public func feedBlock(_ n: Int, fill: (PortBuffers) -> Void) {
         precondition(n > 0 && n <= blockSize)
-        before(io)
+        fill(io)
         host.engine.pointee.process(io, frames: n)
     }
 
