@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build run test bench bench-osc clean
+.PHONY: all deps build run test bench bench-osc beat-compare clean
 
 all: build
 
@@ -20,6 +20,7 @@ run: build
 # Every test: DSP and engine measurements, then integration tests that start their own private
 # dummy jackd (under a unique server name) and drive the release binary.
 test: build
+	@scripts/install-deps.sh aubio-tools  # the beat analysis is compared with aubio in a test
 	ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
 
 bench: build
@@ -28,6 +29,11 @@ bench: build
 # 10,000 OSC messages/s for 60 s into a live client on a private dummy jackd.
 bench-osc: build
 	@scripts/bench-osc.sh
+
+# Beat analysis against aubio on the synthesized corpus: the README's table.
+beat-compare: build
+	@scripts/install-deps.sh aubio-tools
+	$(BIN) beat-eval --aubio
 
 clean:
 	rm -rf .build

@@ -34,6 +34,21 @@ final class BeatQualityTests: XCTestCase {
         }
     }
 
+    /// The MindSync energy method: every click, and the beats of steady drums (it hears kicks
+    /// and snares, not hi-hats, so its onset F on drums is about 0.67 by design).
+    func testEnergyMethod() throws {
+        let energy = ["/beat/method": Double(BeatParameters.Method.energy.rawValue)]
+        for item in Self.items(.steady) {
+            let r = try Self.analyse(item, energy)
+            XCTAssertGreaterThanOrEqual(r.beatScore.events.f, 0.95, "\(item.name): beat F \(r.beatScore.events)")
+            if item.name.hasPrefix("click") {
+                XCTAssertGreaterThanOrEqual(r.onsetScore.f, 0.99, "\(item.name): onset F \(r.onsetScore)")
+            }
+        }
+        let silence = try XCTUnwrap(BeatCorpus.item(named: "silence"))
+        XCTAssertEqual(try Self.analyse(silence, energy).onsets.count, 0)
+    }
+
     func testNoisyMaterialWithPads() throws {
         for item in Self.items(.noisy) {
             let r = try Self.analyse(item)
@@ -91,5 +106,25 @@ final class BeatQualityTests: XCTestCase {
         let median = delays[delays.count / 2], p95 = delays[delays.count * 95 / 100]
         print("detection delay at a 64-frame period: median \(median) ms, p95 \(p95) ms over \(delays.count) onsets")
         XCTAssertLessThanOrEqual(median, 10, "median detection delay")
+    }
+}
+
+/// Side by side with aubio (Debian aubio-tools, its defaults) on the same files: our beats must
+/// score better on the music and stay silent where aubio fires on noise and pads.
+final class BeatAgainstAubioTests: XCTestCase {
+    func testBeatsScoreAboveAubiosOnTheCorpus() throws {
+        guard AubioRunner.isAvailable else { throw XCTSkip("aubio-tools is not installed (make test installs it)") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beat-vs-aubio-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var ours: [Double] = [], theirs: [Double] = []
+        for item in BeatQualityTests.corpus where item.category != .noBeat {
+            ours.append(try BeatComparison.ours(item).beats.events.f)
+            theirs.append(try BeatComparison.aubio(item, directory: directory).beats.events.f)
+        }
+        let mean = { (xs: [Double]) in xs.reduce(0, +) / Double(xs.count) }
+        print(String(format: "mean beat F over %d music items: ours %.3f, aubio %.3f", ours.count, mean(ours), mean(theirs)))
+        XCTAssertGreaterThan(mean(ours), mean(theirs) + 0.05)
+        XCTAssertGreaterThanOrEqual(zip(ours, theirs).filter { $0 >= $1 - 0.01 }.count, ours.count, "ours below aubio's on an item")
     }
 }

@@ -28,9 +28,15 @@ final class BeatLiveTests: LiveClientTestCase {
         let beatScore = BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats)
         XCTAssertGreaterThanOrEqual(onsetScore.f, 0.95, "onset F-measure (±50 ms), \(onsets.count) onsets for \(item.onsets.count)")
         XCTAssertGreaterThanOrEqual(beatScore.events.f, 0.95, "beat F-measure (±70 ms, after 5 s), \(beats.count) beats")
-        // Time tags carry the attack's own time: within a few milliseconds of the truth.
-        XCTAssertLessThan(abs(onsetScore.medianErrorMs ?? 99), 3, "median onset time-tag error")
-        XCTAssertLessThan(abs(beatScore.events.medianErrorMs ?? 99), 5, "median beat time-tag error")
+        // Time tags carry the attack's own time. The player's clock and ours are two estimates of
+        // JACK's time (each client's DLL, read at different moments), so their offset is only
+        // checked loosely; the spread around it is the stamping's own precision.
+        let median = try XCTUnwrap(onsetScore.medianErrorMs)
+        XCTAssertLessThan(abs(median), 10, "median onset time-tag error")
+        XCTAssertLessThan(abs((beatScore.events.medianErrorMs ?? 99) - median), 3, "beats against onsets")
+        let spread = BeatMetrics.fMeasure(reference: item.onsets, estimated: onsets, window: BeatMetrics.onsetWindow).matched
+            .map { abs(($0.est - $0.ref) * 1000 - median) }.sorted()
+        XCTAssertLessThan(spread[spread.count * 9 / 10], 1.5, "90 % of onset time tags within 1.5 ms of the median offset")
 
         // Beat counts run 1, 2, 3… and the tempo settles on 120 BPM.
         let counts = received.compactMap { entry -> Int32? in

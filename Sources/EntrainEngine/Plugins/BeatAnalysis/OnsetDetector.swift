@@ -41,6 +41,9 @@ struct OnsetDetector {
     private var energyPosition = 0
     private var energySum: Float = 0
     private var lastEnergy: Float = 0
+    private var recentEnergies = InlineArray<8, Float>(repeating: 0)
+    private var recentPosition = 0
+    private var recentSum: Float = 0
     private var olderEnergy: Float = 0
     // Sub-block energies of the recent input, for placing onsets.
     private let subRing: UnsafeMutablePointer<Float>
@@ -153,7 +156,13 @@ struct OnsetDetector {
     /// times the last second's is comparing the hop's RMS with k times the last second's RMS
     /// (the MindSync method), without a square root.
     private mutating func energyFunction() -> Float {
-        let e = hopEnergy
+        // The MindSync method measures 1024-sample buffers (at 48 kHz): the mean square of the
+        // last eight hops. A single hop of noise fluctuates too much to compare.
+        recentSum += hopEnergy - recentEnergies[recentPosition]
+        if recentSum < 0 { recentSum = 0 }
+        recentEnergies[recentPosition] = hopEnergy
+        recentPosition = (recentPosition + 1) & 7
+        let e = recentSum / 8
         energySum += e - energyHistory[energyPosition]
         if energySum < 0 { energySum = 0 }
         energyHistory[energyPosition] = e
