@@ -71,7 +71,7 @@ public struct Engine {
             if done > 0 {
                 for i in 0..<7 { chunk.buffers[i] = io.buffers[i].map { $0 + done } }
             }
-            beat.spectrum.analyse(chunk[.beatIn], frames: n)
+            if beat.active { beat.spectrum.analyse(chunk[.beatIn], frames: n) }
             render(chunk, frames: n)
             done += n
         }

@@ -45,7 +45,8 @@ struct Bench: ParsableCommand {
         try benchBeatAnalysis(values)
     }
 
-    /// The beat analysis alone: drums into beat_in at a 64-frame period, analysis on minus off.
+    /// The beat analysis alone (FFT edge and kernel): drums into beat_in at a 64-frame period,
+    /// analysis on minus off.
     func benchBeatAnalysis(_ values: ParameterValues) throws {
         guard let drums = BeatCorpus.item(named: "rock-120") else { return }
         let active = try Engine.parameterTable.entry(for: "/beat/active").index

@@ -61,7 +61,9 @@ final class BeatLiveTests: LiveClientTestCase {
         let arrivals = received.filter { $0.message.message.address == "/beat/onset" }
             .map { ($0.arrival - $0.message.timetag.unixTime) * 1000 }.sorted()
         if !arrivals.isEmpty {
-            print("onset arrival after the attack: median \(arrivals[arrivals.count / 2]) ms, p95 \(arrivals[arrivals.count * 95 / 100]) ms, period \(server.period) frames")
+            print(String(format: "live: onset F %.3f, beat F %.3f, tempo %.2f BPM, onset time tags %+.2f ms from the truth (p90 spread %.2f ms); arrival at the receiver minus the time tag: median %.1f ms, p95 %.1f ms (period %d frames)",
+                         onsetScore.f, beatScore.events.f, bpms.last ?? 0, median, spread[spread.count * 9 / 10],
+                         arrivals[arrivals.count / 2], arrivals[arrivals.count * 95 / 100], server.period))
         }
     }
 }
