@@ -123,8 +123,9 @@ struct OnsetDetector {
             novelty = max(0, lastEnergy - olderEnergy) / (average + 1e-9)
         }
 
-        // Fire on the rising crossing only; re-arm once the function has fallen back.
-        if value < threshold * 0.8 { above = false }
+        // Fire on the rising crossing only; re-arm once the function has fallen to half the
+        // threshold (a drum's noisy decay wobbling around it is not a new onset).
+        if value < threshold * 0.5 { above = false }
         guard value > threshold, !above, hopEnergy > silenceEnergy else { return nil }
         above = true
         let back = attackSubBlock(after: lastOnset + spacing / 2)
