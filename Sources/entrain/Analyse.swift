@@ -25,8 +25,12 @@ struct Analyse: ParsableCommand {
     func run() throws {
         let values = try EngineOptions.parse(assignments.flatMap { ["--set", $0] }).parameterValues()
         let wav: WAVFile
-        do { wav = try WAVFile(contentsOf: URL(fileURLWithPath: file)) } catch {
-            throw ValidationError("\(file): \(error)")
+        do {
+            guard FileManager.default.isReadableFile(atPath: file) else { throw AnalyseError.unreadable }
+            wav = try WAVFile(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            FileHandle.standardError.write(Data("entrain analyse: \(file): \(error)\n".utf8))
+            throw ExitCode(1)
         }
         let rate = Double(wav.sampleRate)
         let clock = ContinuousClock.now
@@ -53,4 +57,9 @@ struct Analyse: ParsableCommand {
 
             """.utf8))
     }
+}
+
+enum AnalyseError: Error, CustomStringConvertible {
+    case unreadable
+    var description: String { "no such file, or not readable" }
 }

@@ -1,6 +1,6 @@
 import BeatLab
 import EntrainCore
-import EntrainEngine
+@testable import EntrainEngine
 import XCTest
 
 /// The beat analysis measured on the synthesized corpus (exact ground truth), with the
@@ -126,5 +126,36 @@ final class BeatAgainstAubioTests: XCTestCase {
         print(String(format: "mean beat F over %d music items: ours %.3f, aubio %.3f", ours.count, mean(ours), mean(theirs)))
         XCTAssertGreaterThan(mean(ours), mean(theirs) + 0.05)
         XCTAssertGreaterThanOrEqual(zip(ours, theirs).filter { $0 >= $1 - 0.01 }.count, ours.count, "ours below aubio's on an item")
+    }
+}
+
+/// The in-engine event list (what the LED, haptic and ambient plugins read in the same period)
+/// holds exactly what the period published to the control side, beats on frames inside it.
+final class BeatEventStreamTests: XCTestCase {
+    func testPluginsSeeThePeriodsEventsInThatPeriod() throws {
+        let item = try XCTUnwrap(BeatCorpus.item(named: "rock-120"))
+        let host = try EngineHost(sampleRate: Double(item.sampleRate))
+        let renderer = OfflineRenderer(host: host, blockSize: 256)
+        var published = 0, beats = 0
+        var start = 0
+        while start + 256 <= item.samples.count {
+            let periodStart = host.frame
+            renderer.feedBlock(256) { io in
+                item.samples.withUnsafeBufferPointer { io[.beatIn]!.update(from: $0.baseAddress! + start, count: 256) }
+            }
+            var fromRing: [BeatEvent] = []
+            while let event = host.nextBeatEvent() { fromRing.append(event) }
+            let plugin = host.engine.pointee.beat
+            let inEngine = (0..<plugin.eventCount).map { plugin.events[$0] }
+            XCTAssertEqual(inEngine, fromRing)
+            for event in inEngine where event.kind == .beat {
+                XCTAssertTrue((periodStart..<periodStart + 256).contains(event.frame), "beat at \(event.frame) outside its period")
+                beats += 1
+            }
+            published += fromRing.count
+            start += 256
+        }
+        XCTAssertGreaterThan(beats, 40)
+        XCTAssertGreaterThan(published, 150)
     }
 }

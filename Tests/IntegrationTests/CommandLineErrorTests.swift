@@ -32,4 +32,21 @@ final class CommandLineErrorTests: XCTestCase {
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.error.contains("/nonexistent-dir/x.wav"), result.error)
     }
+
+    func testAnalyseReportsMissingAndBrokenFilesAndBadSettings() throws {
+        let missing = try EntrainBinary.run(["analyse", "/nonexistent-\(getpid()).wav"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.error.contains("no such file"), missing.error)
+
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(getpid()).wav")
+        try Data("RIFF\u{10}\0\0\0WAVEfmt ".utf8).write(to: broken)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let truncated = try EntrainBinary.run(["analyse", broken.path])
+        XCTAssertEqual(truncated.status, 1)
+        XCTAssertTrue(truncated.error.contains(broken.path), truncated.error)
+
+        let range = try EntrainBinary.run(["analyse", broken.path, "--set", "/beat/tempo/max=500"])
+        XCTAssertEqual(range.status, 64)
+        XCTAssertTrue(range.error.contains("/beat/tempo/max"), range.error)
+    }
 }
