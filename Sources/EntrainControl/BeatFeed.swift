@@ -1,7 +1,7 @@
 import EntrainCore
 import EntrainEngine
 
-/// The beat analysis as OSC feedback. Onsets and beats go out as soon as the engine publishes
+/// The beat analysis (and the LED thermal state) as OSC feedback. Onsets and beats go out as soon as the engine publishes
 /// them, each in a bundle time-tagged with when it happened in the input (a beat: the predicted
 /// beat time), so receivers can act on the exact moment. Tempo and confidence follow on change
 /// (at most 30 times a second), the input level with the meters (15 times a second).
@@ -12,6 +12,7 @@ final class BeatFeed {
     private let time: @Sendable (Int64) -> Double?
     private var sentBPM: Float = -1
     private var sentConfidence: Float = -1
+    private var sentThermal = -1
     private var nextValues = 0.0
     private var nextLevel = 0.0
 
@@ -42,6 +43,11 @@ final class BeatFeed {
             if abs(confidence - sentConfidence) >= 0.01 {
                 sentConfidence = confidence
                 messages.append(OSCMessage("/beat/confidence", [.float(confidence)]))
+            }
+            let thermal = engine.status.pointee.lightThermalState.load(ordering: .relaxed)
+            if thermal != sentThermal, LightParameters.thermalStates.indices.contains(thermal) {
+                sentThermal = thermal
+                messages.append(OSCMessage("/led/thermal/state", [.string(LightParameters.thermalStates[thermal])]))
             }
         }
         if now >= nextLevel {

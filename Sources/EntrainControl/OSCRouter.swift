@@ -53,11 +53,36 @@ public struct OSCRouter: Sendable {
             }
             return [.subscribe(port: nil)]
         case "/osc/unsubscribe": return [.unsubscribe]
+        case "/led/source": return lightSources(message)
         default:
             if message.address.hasPrefix("/session/") || message.address.hasPrefix("/timer/") { return transportCommand(message) }
             if message.address.hasPrefix("/preset/") || message.address.hasPrefix("/playlist/") { return libraryCommand(message) }
             return parameter(message, at: timed.timetag)
         }
+    }
+
+    /// /led/source s: the sources to mix, by name ("entrainment,beat"; "none"), set together as
+    /// the four /led/source/NAME toggles. No argument: the list in force.
+    private func lightSources(_ message: OSCMessage) -> [Action] {
+        let engine = host()
+        let names = LightParameters.sourceNames
+        if message.arguments.isEmpty {
+            let on = names.filter { (try? engine.value(of: "/led/source/\($0)")) == 1 }
+            return [.reply(OSCMessage("/led/source", [.string(on.isEmpty ? "none" : on.joined(separator: ","))]))]
+        }
+        guard message.arguments.count == 1, let list = message.arguments[0].text else {
+            return [.error(address: message.address, reason: "expects one string: sources separated by commas (\(names.joined(separator: ", ")), or none)")]
+        }
+        let wanted = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { $0 != "none" }
+        if let unknown = wanted.first(where: { !names.contains($0) }) {
+            return [.error(address: message.address, reason: "unknown source '\(unknown)' (sources: \(names.joined(separator: ", ")), or none)")]
+        }
+        do {
+            try engine.set(names.map { EngineHost.Change("/led/source/\($0)", wanted.contains($0) ? 1 : 0) })
+        } catch {
+            return [.error(address: message.address, reason: "\(error)")]
+        }
+        return []
     }
 
     /// /session/load s, /session/play, /session/pause, /session/stop, /session/seek f,

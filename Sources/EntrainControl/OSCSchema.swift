@@ -105,6 +105,7 @@ public enum OSCSchema {
         | `/playlist/show` | `s:name` | its items | `/playlist/show s:name` then `s:kind s:item f:seconds` per item |
         | `/playlist/play` | `s:name` | play it as one session: presets crossfade in (5 s) and hold for their time, sessions follow with their own stages; progress as for sessions | — |
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
+        | `/led/source` | `[s:list]` | the LED sources to mix, comma-separated: `entrainment`, `beat`, `manual`, `pattern` (or `none`); sets the four `/led/source/NAME` toggles together. No argument: a query | the list in force, on `/led/source` |
 
         ## Sent by entrain
 
@@ -121,6 +122,7 @@ public enum OSCSchema {
         | `/beat/next` | `f:seconds` from this beat to the predicted next one | in each beat's bundle |
         | `/beat/bpm` | `f:BPM` (0 = no tempo yet) | in each beat's bundle, and on change (≥ 0.05 BPM, at most 30 per second) |
         | `/beat/confidence` | `f` 0…1: share of recent predicted beats an onset confirmed | in each beat's bundle, and on change (≥ 0.01, at most 30 per second) |
+        | `/led/thermal/state` | `s`: `nominal`, `fair`, `serious` or `critical` — the LED thermal state in force (the worse of the model and `/led/thermal`) | to subscribers, on change |
         | `/beat/level` | `f`: beat_in's loudest hop since the last report, RMS dBFS (−150 = silence) | to subscribers, 15 times a second |
         | `/error` | `s:address s:reason` | to the sender of a bad message (address empty when the packet could not be read) |
         | `/pong`, `/status`, query answers | as above | to the sender |

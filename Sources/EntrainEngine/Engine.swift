@@ -11,6 +11,7 @@ public struct Engine {
     public static let parameterTable = ParameterTable(plugins: [
         EntrainmentPlugin.descriptor,
         BeatAnalysisPlugin.descriptor,
+        LightPlugin.descriptor,
         MasterParameters.descriptor,
     ])
 
@@ -21,12 +22,19 @@ public struct Engine {
     // Where each plugin's parameters start in the table (instance copies: no lazy globals on the process thread).
     let entrainmentOffset: Int
     let beatOffset: Int
+    let lightOffset: Int
     let masterOffset: Int
     /// Frames rendered so far: the engine's clock. Frame 0 is the first frame ever rendered.
     public private(set) var frame: Int64 = 0
     var entrainment: EntrainmentPlugin
     var entrainmentBus: OutputBus
     var beat: BeatAnalysisPlugin
+    var light: LightPlugin
+    /// Set by the JACK client before each period: JACK is freewheeling (faster-than-real-time
+    /// export: light and haptics are silent), and how much later than the light the sound
+    /// reaches the listener (the audio ports' playback latency less the light port's).
+    public var freewheeling = false
+    public var avLatencyFrames = 0
     var fadeInFrames: Int
     var pending = PendingCommands()
     var stopping = false
@@ -41,14 +49,18 @@ public struct Engine {
         self.status = status
         self.beatEvents = beatEvents
         let offsets = Self.parameterTable.pluginOffsets
-        let e = offsets[0], b = offsets[1], m = offsets[2]
+        let e = offsets[0], b = offsets[1], l = offsets[2], m = offsets[3]
         entrainmentOffset = e
         beatOffset = b
+        lightOffset = l
         masterOffset = m
         entrainment = EntrainmentPlugin(sampleRate: sampleRate,
                                         values: Array(values.storage[e..<(e + EntrainmentPlugin.descriptor.parameters.count)]))
         beat = BeatAnalysisPlugin(sampleRate: sampleRate,
                                   values: Array(values.storage[b..<(b + BeatAnalysisPlugin.descriptor.parameters.count)]))
+        light = LightPlugin(sampleRate: sampleRate,
+                            values: Array(values.storage[l..<(l + LightPlugin.descriptor.parameters.count)]))
+        light.voice = entrainment.voices
         entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
         fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
         entrainmentBus.fade(to: 1, frames: fadeInFrames)
@@ -58,6 +70,7 @@ public struct Engine {
         entrainment.deallocate()
         entrainmentBus.deallocate()
         beat.deallocate()
+        light.deallocate()
     }
 
     /// One period from the host (JACK or the offline renderer): the FFT edge of the beat analysis,
@@ -94,6 +107,10 @@ public struct Engine {
     mutating func renderPeriod(_ io: PortBuffers, frames: Int) {
         takeCommandsFromRing()
         beat.analyse(start: frame, frames: frames, ring: beatEvents)
+        for k in 0..<beat.eventCount where beat.events[k].kind == .beat { light.queueBeat(at: beat.events[k].frame) }
+        light.periodStart = frame
+        light.freewheeling = freewheeling
+        light.latencyFrames = avLatencyFrames
         var start = 0
         while start < frames {
             let now = frame + Int64(start)
@@ -106,6 +123,7 @@ public struct Engine {
             renderRange(io, start..<end)
             start = end
         }
+        light.endPeriod()
         frame += Int64(frames)
         publishStatus(frames: frames)
     }
@@ -120,12 +138,12 @@ public struct Engine {
 
     @inline(__always)
     mutating func renderRange(_ io: PortBuffers, _ range: Range<Int>) {
+        light.render(io, range)  // first: it reads voice 1 as it stands at the range's first frame
         entrainment.render(io, range)
         if let l = io[.entrainmentL], let r = io[.entrainmentR] { entrainmentBus.process(l, r, range) }
         // Ports whose plugins have not landed yet carry silence.
         silence(io[.ambientL], range)
         silence(io[.ambientR], range)
-        silence(io[.led], range)
         silence(io[.haptic], range)
     }
 
@@ -142,6 +160,8 @@ public struct Engine {
             let index = Int(command.parameter)
             if index >= masterOffset {
                 setMaster(index - masterOffset, command.value)
+            } else if index >= lightOffset {
+                light.set(index - lightOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else if index >= beatOffset {
                 beat.set(index - beatOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else {
@@ -157,9 +177,11 @@ public struct Engine {
             entrainmentBus.fade(to: 1, frames: frames)
         case .panic:
             entrainmentBus.mute(true, frames: frames)
+            light.blackout = true
             status.pointee.panicked.store(true, ordering: .relaxed)
         case .resume:
             entrainmentBus.mute(false, frames: frames)
+            light.blackout = false
             status.pointee.panicked.store(false, ordering: .relaxed)
         }
     }
@@ -181,6 +203,7 @@ public struct Engine {
         status.pointee.publishBeat(level: beat.loudest, bpm: Float(beat.tracker.bpm), confidence: beat.tracker.confidence,
                                    dropped: beat.dropped)
         beat.loudest = 0
+        status.pointee.lightThermalState.store(light.thermal.state.rawValue, ordering: .relaxed)
         if stopping && entrainmentBus.isSilent { status.pointee.stopped.store(true, ordering: .releasing) }
     }
 }

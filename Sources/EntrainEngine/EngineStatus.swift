@@ -16,6 +16,8 @@ public struct EngineStatus: ~Copyable {
     let beatBPM = Atomic<UInt32>(0)
     let beatConfidence = Atomic<UInt32>(0)
     public let beatEventsDropped = Atomic<Int>(0)
+    /// The LED thermal state in force (0 nominal … 3 critical), the worse of model and fixture.
+    public let lightThermalState = Atomic<Int>(0)
 
     public init() {}
 

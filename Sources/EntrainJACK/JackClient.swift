@@ -224,12 +224,19 @@ public final class JackClient: @unchecked Sendable {
             // Only a flag: closing the client here is forbidden; the control loop reacts.
             arg!.assumingMemoryBound(to: ProcessContext.self).pointee.serverGone.store(true, ordering: .relaxed)
         }, arg)
+        jack_set_freewheel_callback(client, { starting, arg in
+            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.freewheeling.store(starting != 0, ordering: .relaxed)
+        }, arg)
         jack_set_latency_callback(client, { mode, arg in
             let context = arg!.assumingMemoryBound(to: ProcessContext.self)
             var range = jack_latency_range_t()
             if mode == JackPlaybackLatency, let port = context.pointee.ports[ClientPort.entrainmentL.rawValue] {
                 jack_port_get_latency_range(port, JackPlaybackLatency, &range)
                 context.pointee.playbackLatency.store(Int(range.max), ordering: .relaxed)
+                if let led = context.pointee.ports[ClientPort.led.rawValue] {
+                    jack_port_get_latency_range(led, JackPlaybackLatency, &range)
+                    context.pointee.lightLatency.store(Int(range.min), ordering: .relaxed)
+                }
             } else if mode == JackCaptureLatency, let port = context.pointee.ports[ClientPort.beatIn.rawValue] {
                 jack_port_get_latency_range(port, JackCaptureLatency, &range)
                 context.pointee.captureLatency.store(Int(range.max), ordering: .relaxed)

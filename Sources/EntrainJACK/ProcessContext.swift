@@ -20,6 +20,10 @@ struct ProcessContext: ~Copyable {
     let bufferSize = Atomic<Int>(0)
     /// Playback latency of entrainment_L in frames (max of the range), from the latency callback.
     let playbackLatency = Atomic<Int>(0)
+    /// Playback latency of the led port (min of the range): what a light fixture's path adds.
+    let lightLatency = Atomic<Int>(0)
+    /// JACK is freewheeling (exporting faster than real time): light and haptics stay dark.
+    let freewheeling = Atomic<Bool>(false)
     /// Capture latency of beat_in in frames (max of the range): how long ago its input was heard.
     let captureLatency = Atomic<Int>(0)
     var client: OpaquePointer?
@@ -58,6 +62,8 @@ struct ProcessContext: ~Copyable {
         }
         if let engine {
             publishAnchor(engineFrame: engine.pointee.frame)
+            engine.pointee.freewheeling = freewheeling.load(ordering: .relaxed)
+            engine.pointee.avLatencyFrames = playbackLatency.load(ordering: .relaxed) - lightLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
         } else {
             for i in 0..<7 where i != ClientPort.beatIn.rawValue {

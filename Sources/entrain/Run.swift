@@ -12,6 +12,7 @@ struct Run: ParsableCommand {
     @OptionGroup var engine: EngineOptions
     @OptionGroup var osc: OSCOptions
     @OptionGroup var session: SessionOption
+    @OptionGroup var light: LightOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -40,7 +41,8 @@ struct Run: ParsableCommand {
         var base = Engine.parameterTable.defaults
         if !noRestore, let last = library.presets.lastUsed(over: base) { base = last }
         if let preset { base = try library.presets.load(preset, over: base) }
-        let values = try engine.parameterValues(over: base)
+        let values = try light.apply(to: try engine.parameterValues(over: base))
+        if light.armStrobe { logger.warning("\(LightOptions.warning)") }
         SignalWatcher.install()
 
         let client = try JackClient(options: .init(name: name, server: server), logger: logger)
@@ -70,6 +72,8 @@ struct Run: ParsableCommand {
 
         var status = StatusLine()
         var stopDeadline: Date?
+        let armIndex = try Engine.parameterTable.entry(for: "/led/arm").index
+        var armed = light.armStrobe
         var nextMeter = Date()
         while true {
             usleep(20_000)
@@ -86,6 +90,9 @@ struct Run: ParsableCommand {
                 client.replace(with: host)
                 current.replace(with: host)
             }
+            let armedNow = current.host.values[armIndex] == 1
+            if armedNow && !armed { logger.warning("\(LightOptions.warning)") }
+            armed = armedNow
             if Date() >= nextMeter {
                 meter.record(current.host.status.pointee.takePeaks())
                 nextMeter = Date().addingTimeInterval(0.05)

@@ -102,6 +102,7 @@ struct EntrainmentVoice {
                 let r = right.value(shape, frequency: rightFrequency, bank: bank)
                 left.advance(frequency: leftFrequency, inverseRate: inverseRate)
                 right.advance(frequency: rightFrequency, inverseRate: inverseRate)
+                gate.advance(frequency: b, inverseRate: inverseRate)
                 outL[i] += l * gain
                 outR[i] += r * gain
             }
@@ -111,6 +112,7 @@ struct EntrainmentVoice {
                     + right.value(shape, frequency: rightFrequency, bank: bank))
                 left.advance(frequency: leftFrequency, inverseRate: inverseRate)
                 right.advance(frequency: rightFrequency, inverseRate: inverseRate)
+                gate.advance(frequency: b, inverseRate: inverseRate)
                 outL[i] += sum * gain
                 outR[i] += sum * gain
             }
@@ -177,12 +179,13 @@ struct EntrainmentVoice {
         }
         left.advance(frequency: leftFrequency, inverseRate: inverseRate)
         right.advance(frequency: rightFrequency, inverseRate: inverseRate)
-        // The pulse oscillators only matter while isochronic is heard; resting otherwise, they
-        // resume from where they were, which a fade-in from silence cannot reveal.
+        // The pulse carrier only matters while isochronic is heard; resting otherwise, it
+        // resumes from where it was, which a fade-in from silence cannot reveal. The gate always
+        // runs: its phase is the voice's modulation phase, which the LED strobe follows.
         if mode.isMoving || mode.selected == EntrainmentParameters.Mode.isochronic.rawValue {
             pulse.advance(frequency: c, inverseRate: inverseRate)
-            gate.advance(frequency: b, inverseRate: inverseRate)
         }
+        gate.advance(frequency: b, inverseRate: inverseRate)
         if !isActive { settle() }
         return (l * gain, r * gain)
     }
