@@ -110,7 +110,8 @@ public struct Engine {
         for k in 0..<beat.eventCount where beat.events[k].kind == .beat { light.queueBeat(at: beat.events[k].frame) }
         light.periodStart = frame
         light.freewheeling = freewheeling
-        light.latencyFrames = avLatencyFrames
+        // The sound also waits in the output limiter's look-ahead; the light waits as long.
+        light.latencyFrames = avLatencyFrames + entrainmentBus.limiter.latency
         var start = 0
         while start < frames {
             let now = frame + Int64(start)
