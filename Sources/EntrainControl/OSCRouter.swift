@@ -26,14 +26,18 @@ public struct OSCRouter: Sendable {
     let transport: SessionTransport?
     /// Presets and playlists (nil: those addresses answer with an error).
     let library: Library?
+    /// Where /haptic/pattern finds its files (nil: patterns are refused).
+    let patterns: PatternPlayer?
 
     public init(host: @escaping @Sendable () -> EngineHost, frame: @escaping @Sendable (OSCTimetag) -> Int64?,
-                status: @escaping @Sendable () -> [OSCValue], transport: SessionTransport? = nil, library: Library? = nil) {
+                status: @escaping @Sendable () -> [OSCValue], transport: SessionTransport? = nil, library: Library? = nil,
+                patterns: PatternPlayer? = nil) {
         self.host = host
         self.frame = frame
         self.status = status
         self.transport = transport
         self.library = library
+        self.patterns = patterns
     }
 
     public func handle(_ timed: TimedMessage) -> [Action] {
@@ -54,11 +58,28 @@ public struct OSCRouter: Sendable {
             return [.subscribe(port: nil)]
         case "/osc/unsubscribe": return [.unsubscribe]
         case "/led/source": return lightSources(message)
+        case "/haptic/pattern": return startPattern(message, at: timed.timetag)
+        case "/haptic/pattern/stop": return perform(message) { try host().stopPattern() }
         default:
             if message.address.hasPrefix("/session/") || message.address.hasPrefix("/timer/") { return transportCommand(message) }
             if message.address.hasPrefix("/preset/") || message.address.hasPrefix("/playlist/") { return libraryCommand(message) }
             return parameter(message, at: timed.timetag)
         }
+    }
+
+    /// /haptic/pattern s: start an AHAP pattern (light and haptic pattern sources), at the
+    /// bundle's time tag when it has one.
+    private func startPattern(_ message: OSCMessage, at timetag: OSCTimetag) -> [Action] {
+        guard let patterns else { return [.error(address: message.address, reason: "patterns are not available here")] }
+        guard message.arguments.count == 1, let name = message.arguments[0].text else {
+            return [.error(address: message.address, reason: "expects one string: a pattern name (from ./patterns)")]
+        }
+        do {
+            try patterns.play(name, on: host(), at: timetag.isImmediate ? nil : frame(timetag))
+        } catch {
+            return [.error(address: message.address, reason: "\(error)")]
+        }
+        return []
     }
 
     /// /led/source s: the sources to mix, by name ("entrainment,beat"; "none"), set together as
@@ -130,7 +151,10 @@ public struct OSCRouter: Sendable {
             return t
         }
         func number(_ i: Int) throws -> Double {
-            guard a.indices.contains(i), let n = a[i].number, n.isFinite else { throw ParameterError.constraint(message.address, reason: "argument \(i + 1) must be a number") }
+            // Bounded: these become Ints (positions, minutes), and Int(1e30) would trap.
+            guard a.indices.contains(i), let n = a[i].number, n.isFinite, abs(n) < 1e9 else {
+                throw ParameterError.constraint(message.address, reason: "argument \(i + 1) must be a number below 1e9")
+            }
             return n
         }
         let engine = host()

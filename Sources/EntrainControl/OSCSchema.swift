@@ -105,6 +105,8 @@ public enum OSCSchema {
         | `/playlist/show` | `s:name` | its items | `/playlist/show s:name` then `s:kind s:item f:seconds` per item |
         | `/playlist/play` | `s:name` | play it as one session: presets crossfade in (5 s) and hold for their time, sessions follow with their own stages; progress as for sessions | — |
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
+        | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns or `$XDG_DATA_HOME/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
+        | `/haptic/pattern/stop` | none | stop the playing pattern | — |
         | `/led/source` | `[s:list]` | the LED sources to mix, comma-separated: `entrainment`, `beat`, `manual`, `pattern` (or `none`); sets the four `/led/source/NAME` toggles together. No argument: a query | the list in force, on `/led/source` |
 
         ## Sent by entrain

@@ -11,6 +11,8 @@ public struct Command: Sendable, BitwiseCopyable {
         /// Silence within one period and hold it until `resume`.
         case panic
         case resume
+        /// Start the pattern in slot `parameter` (`value` ticks long) at `frame`; slot 0xFFFF stops.
+        case pattern
     }
 
     public var frame: Int64

@@ -54,7 +54,8 @@ public struct ParameterSpec: Sendable {
             }
             return value
         case .choice(let options, _):
-            guard value == value.rounded(), value >= 0, Int(value) < options.count else {
+            // Compare as Double first: Int(1e30) would trap.
+            guard value == value.rounded(), value >= 0, value < Double(options.count) else {
                 throw ParameterError.unknownOption(address, given: ParameterSpec.format(value), options: options)
             }
             return value
@@ -118,7 +119,7 @@ public struct ParameterSpec: Sendable {
     public func describe(_ value: Double) -> String {
         switch kind {
         case .choice(let options, _):
-            let index = Int(value)
+            let index = value.isFinite && abs(value) < 1e9 ? Int(value) : -1
             return options.indices.contains(index) ? options[index] : ParameterSpec.format(value)
         case .toggle: return value != 0 ? "on" : "off"
         case .continuous: return ParameterSpec.format(value) + (unit.isEmpty ? "" : " \(unit)")

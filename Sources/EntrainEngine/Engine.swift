@@ -12,6 +12,7 @@ public struct Engine {
         EntrainmentPlugin.descriptor,
         BeatAnalysisPlugin.descriptor,
         LightPlugin.descriptor,
+        HapticPlugin.descriptor,
         MasterParameters.descriptor,
     ])
 
@@ -23,6 +24,7 @@ public struct Engine {
     let entrainmentOffset: Int
     let beatOffset: Int
     let lightOffset: Int
+    let hapticOffset: Int
     let masterOffset: Int
     /// Frames rendered so far: the engine's clock. Frame 0 is the first frame ever rendered.
     public private(set) var frame: Int64 = 0
@@ -30,29 +32,35 @@ public struct Engine {
     var entrainmentBus: OutputBus
     var beat: BeatAnalysisPlugin
     var light: LightPlugin
+    var haptic: HapticPlugin
     /// Set by the JACK client before each period: JACK is freewheeling (faster-than-real-time
     /// export: light and haptics are silent), and how much later than the light the sound
     /// reaches the listener (the audio ports' playback latency less the light port's).
     public var freewheeling = false
     public var avLatencyFrames = 0
+    public var avHapticLatencyFrames = 0
     var fadeInFrames: Int
     var pending = PendingCommands()
     var stopping = false
     let commands: UnsafePointer<CommandRing>
     let status: UnsafePointer<EngineStatus>
     let beatEvents: UnsafePointer<BeatEventRing>
+    let patterns: UnsafePointer<PatternSlots>
 
     init(sampleRate: Double, values: ParameterValues, commands: UnsafePointer<CommandRing>,
-         status: UnsafePointer<EngineStatus>, beatEvents: UnsafePointer<BeatEventRing>) {
+         status: UnsafePointer<EngineStatus>, beatEvents: UnsafePointer<BeatEventRing>,
+         patterns: UnsafePointer<PatternSlots>) {
         self.sampleRate = sampleRate
         self.commands = commands
         self.status = status
         self.beatEvents = beatEvents
+        self.patterns = patterns
         let offsets = Self.parameterTable.pluginOffsets
-        let e = offsets[0], b = offsets[1], l = offsets[2], m = offsets[3]
+        let e = offsets[0], b = offsets[1], l = offsets[2], h = offsets[3], m = offsets[4]
         entrainmentOffset = e
         beatOffset = b
         lightOffset = l
+        hapticOffset = h
         masterOffset = m
         entrainment = EntrainmentPlugin(sampleRate: sampleRate,
                                         values: Array(values.storage[e..<(e + EntrainmentPlugin.descriptor.parameters.count)]))
@@ -61,6 +69,9 @@ public struct Engine {
         light = LightPlugin(sampleRate: sampleRate,
                             values: Array(values.storage[l..<(l + LightPlugin.descriptor.parameters.count)]))
         light.voice = entrainment.voices
+        haptic = HapticPlugin(sampleRate: sampleRate,
+                              values: Array(values.storage[h..<(h + HapticPlugin.descriptor.parameters.count)]))
+        haptic.voice = entrainment.voices
         entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
         fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
         entrainmentBus.fade(to: 1, frames: fadeInFrames)
@@ -71,6 +82,7 @@ public struct Engine {
         entrainmentBus.deallocate()
         beat.deallocate()
         light.deallocate()
+        haptic.deallocate()
     }
 
     /// One period from the host (JACK or the offline renderer): the FFT edge of the beat analysis,
@@ -107,11 +119,18 @@ public struct Engine {
     mutating func renderPeriod(_ io: PortBuffers, frames: Int) {
         takeCommandsFromRing()
         beat.analyse(start: frame, frames: frames, ring: beatEvents)
-        for k in 0..<beat.eventCount where beat.events[k].kind == .beat { light.queueBeat(at: beat.events[k].frame) }
+        for k in 0..<beat.eventCount where beat.events[k].kind == .beat {
+            light.queueBeat(at: beat.events[k].frame)
+            haptic.queueBeat(at: beat.events[k].frame)
+        }
+        // The sound also waits in the output limiter's look-ahead; light and touch wait as long.
         light.periodStart = frame
         light.freewheeling = freewheeling
-        // The sound also waits in the output limiter's look-ahead; the light waits as long.
         light.latencyFrames = avLatencyFrames + entrainmentBus.limiter.latency
+        haptic.periodStart = frame
+        haptic.freewheeling = freewheeling
+        haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + light.offsetFrames
+        haptic.ceiling = entrainmentBus.limiter.ceilingGain
         var start = 0
         while start < frames {
             let now = frame + Int64(start)
@@ -125,6 +144,7 @@ public struct Engine {
             start = end
         }
         light.endPeriod()
+        haptic.endPeriod()
         frame += Int64(frames)
         publishStatus(frames: frames)
     }
@@ -139,13 +159,14 @@ public struct Engine {
 
     @inline(__always)
     mutating func renderRange(_ io: PortBuffers, _ range: Range<Int>) {
-        light.render(io, range)  // first: it reads voice 1 as it stands at the range's first frame
+        // Light and touch first: they read voice 1 as it stands at the range's first frame.
+        light.render(io, range)
+        haptic.render(io, range)
         entrainment.render(io, range)
         if let l = io[.entrainmentL], let r = io[.entrainmentR] { entrainmentBus.process(l, r, range) }
         // Ports whose plugins have not landed yet carry silence.
         silence(io[.ambientL], range)
         silence(io[.ambientR], range)
-        silence(io[.haptic], range)
     }
 
     @inline(__always)
@@ -161,6 +182,8 @@ public struct Engine {
             let index = Int(command.parameter)
             if index >= masterOffset {
                 setMaster(index - masterOffset, command.value)
+            } else if index >= hapticOffset {
+                haptic.set(index - hapticOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else if index >= lightOffset {
                 light.set(index - lightOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else if index >= beatOffset {
@@ -179,12 +202,32 @@ public struct Engine {
         case .panic:
             entrainmentBus.mute(true, frames: frames)
             light.blackout = true
+            haptic.blackout = true
             status.pointee.panicked.store(true, ordering: .relaxed)
+        case .pattern:
+            startPattern(slot: Int(command.parameter), ticks: Int(command.value), at: command.frame)
         case .resume:
             entrainmentBus.mute(false, frames: frames)
             light.blackout = false
+            haptic.blackout = false
             status.pointee.panicked.store(false, ordering: .relaxed)
         }
+    }
+
+    /// Play the pattern in `slot` from `frame` (slot 0xFFFF: stop), for light and touch alike.
+    mutating func startPattern(slot: Int, ticks: Int, at frame: Int64) {
+        var playback = PatternPlayback()
+        if slot < PatternSlots.count {
+            playback.intensity = patterns.pointee.intensity + slot * PatternSlots.capacity
+            playback.sharpness = patterns.pointee.sharpness + slot * PatternSlots.capacity
+            playback.start = frame
+            playback.ticks = min(ticks, PatternSlots.capacity)
+            playback.framesPerTick = sampleRate / PatternSlots.ticksPerSecond
+        }
+        light.patternPlayback = playback
+        haptic.pattern = playback
+        patterns.pointee.playing.store(slot < PatternSlots.count ? slot : -1, ordering: .relaxed)
+        patterns.pointee.applied.add(1, ordering: .releasing)
     }
 
     mutating func setMaster(_ index: Int, _ value: Double) {

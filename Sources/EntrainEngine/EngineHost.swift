@@ -18,6 +18,10 @@ public final class EngineHost: @unchecked Sendable {
     public let status: UnsafeMutablePointer<EngineStatus>
     /// Onsets and beats from the process thread, oldest first.
     let beatEvents: UnsafeMutablePointer<BeatEventRing>
+    /// Rendered patterns for the engine; `patternsSent` counts the starts pushed (under `state`).
+    let patterns: UnsafeMutablePointer<PatternSlots>
+    private var patternsSent = 0
+    private var lastPatternSlot = -1
 
     public init(sampleRate: Double, values: ParameterValues? = nil, ringCapacity: Int = 4096) throws {
         let values = values ?? Engine.parameterTable.defaults
@@ -30,9 +34,11 @@ public final class EngineHost: @unchecked Sendable {
         status.initialize(to: EngineStatus())
         beatEvents = .allocate(capacity: 1)
         beatEvents.initialize(to: BeatEventRing(capacity: 1024))
+        patterns = .allocate(capacity: 1)
+        patterns.initialize(to: PatternSlots())
         engine = .allocate(capacity: 1)
         engine.initialize(to: Engine(sampleRate: sampleRate, values: values, commands: ring, status: status,
-                                     beatEvents: beatEvents))
+                                     beatEvents: beatEvents, patterns: patterns))
     }
 
     deinit {
@@ -41,7 +47,42 @@ public final class EngineHost: @unchecked Sendable {
         ring.deinitialize(count: 1).deallocate()
         status.deinitialize(count: 1).deallocate()
         beatEvents.deinitialize(count: 1).deallocate()
+        patterns.deinitialize(count: 1).deallocate()
     }
+
+    /// Play a rendered pattern (intensity and sharpness, 1 kHz ticks) on the light's and the
+    /// haptic's pattern sources from engine `frame` (nil: the next period). It is copied into a
+    /// slot the engine is not reading; at most one start may be waiting at a time.
+    public func playPattern(intensity: [Float], sharpness: [Float], at frame: Int64? = nil) throws {
+        guard intensity.count == sharpness.count, !intensity.isEmpty else { throw EngineError.badPattern("empty pattern") }
+        guard intensity.count <= PatternSlots.capacity else {
+            throw EngineError.badPattern("longer than \(PatternSlots.capacity / 1000) s")
+        }
+        try state.withLock { _ in
+            guard patternsSent - patterns.pointee.applied.load(ordering: .acquiring) < 1 else {
+                throw EngineError.badPattern("another pattern is still starting (is the engine running?)")
+            }
+            let playing = patterns.pointee.playing.load(ordering: .relaxed)
+            let slot = (0..<PatternSlots.count).first { $0 != playing && $0 != lastPatternSlot } ?? 0
+            let base = slot * PatternSlots.capacity
+            intensity.withUnsafeBufferPointer { (patterns.pointee.intensity + base).update(from: $0.baseAddress!, count: $0.count) }
+            sharpness.withUnsafeBufferPointer { (patterns.pointee.sharpness + base).update(from: $0.baseAddress!, count: $0.count) }
+            try push(Command(frame: frame ?? 0, kind: .pattern, parameter: slot, value: Double(intensity.count)))
+            patternsSent += 1
+            lastPatternSlot = slot
+        }
+    }
+
+    /// Stop the playing pattern at `frame` (nil: the next period).
+    public func stopPattern(at frame: Int64? = nil) throws {
+        try state.withLock { _ in
+            try push(Command(frame: frame ?? 0, kind: .pattern, parameter: 0xFFFF))
+            patternsSent += 1
+        }
+    }
+
+    /// The slot the engine plays (-1: none).
+    public var isPlayingPattern: Bool { patterns.pointee.playing.load(ordering: .relaxed) >= 0 }
 
     /// The next onset or beat the process thread published, oldest first (one consumer only).
     public func nextBeatEvent() -> BeatEvent? { beatEvents.pointee.popFirst() }
@@ -140,9 +181,11 @@ public final class EngineHost: @unchecked Sendable {
 
 public enum EngineError: Error, CustomStringConvertible {
     case commandQueueFull
+    case badPattern(String)
     public var description: String {
         switch self {
         case .commandQueueFull: "the engine's command queue is full (is the engine running?)"
+        case .badPattern(let why): "cannot play the pattern: \(why)"
         }
     }
 }

@@ -237,6 +237,10 @@ public final class JackClient: @unchecked Sendable {
                     jack_port_get_latency_range(led, JackPlaybackLatency, &range)
                     context.pointee.lightLatency.store(Int(range.min), ordering: .relaxed)
                 }
+                if let haptic = context.pointee.ports[ClientPort.haptic.rawValue] {
+                    jack_port_get_latency_range(haptic, JackPlaybackLatency, &range)
+                    context.pointee.hapticLatency.store(Int(range.min), ordering: .relaxed)
+                }
             } else if mode == JackCaptureLatency, let port = context.pointee.ports[ClientPort.beatIn.rawValue] {
                 jack_port_get_latency_range(port, JackCaptureLatency, &range)
                 context.pointee.captureLatency.store(Int(range.max), ordering: .relaxed)

@@ -22,6 +22,8 @@ struct ProcessContext: ~Copyable {
     let playbackLatency = Atomic<Int>(0)
     /// Playback latency of the led port (min of the range): what a light fixture's path adds.
     let lightLatency = Atomic<Int>(0)
+    /// Playback latency of the haptic port (min of the range).
+    let hapticLatency = Atomic<Int>(0)
     /// JACK is freewheeling (exporting faster than real time): light and haptics stay dark.
     let freewheeling = Atomic<Bool>(false)
     /// Capture latency of beat_in in frames (max of the range): how long ago its input was heard.
@@ -63,7 +65,9 @@ struct ProcessContext: ~Copyable {
         if let engine {
             publishAnchor(engineFrame: engine.pointee.frame)
             engine.pointee.freewheeling = freewheeling.load(ordering: .relaxed)
-            engine.pointee.avLatencyFrames = playbackLatency.load(ordering: .relaxed) - lightLatency.load(ordering: .relaxed)
+            let audio = playbackLatency.load(ordering: .relaxed)
+            engine.pointee.avLatencyFrames = audio - lightLatency.load(ordering: .relaxed)
+            engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
         } else {
             for i in 0..<7 where i != ClientPort.beatIn.rawValue {

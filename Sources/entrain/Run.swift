@@ -29,6 +29,8 @@ struct Run: ParsableCommand {
     var timer: Double?
     @Option(name: .customLong("sessions-dir"), help: "Where /session/load finds sessions, besides $XDG_DATA_HOME/entrain/sessions.")
     var sessionsDirectory = "sessions"
+    @Option(name: .customLong("patterns-dir"), help: "Where /haptic/pattern finds .ahap files, besides $XDG_DATA_HOME/entrain/patterns.")
+    var patternsDirectory = "patterns"
     @Flag(help: "No status line.")
     var quiet = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
@@ -126,10 +128,13 @@ struct Run: ParsableCommand {
     }
 
     /// The session folder given (default ./sessions) and $XDG_DATA_HOME/entrain/sessions.
-    static func sessionDirectories(_ given: String) -> [URL] {
+    static func sessionDirectories(_ given: String) -> [URL] { dataDirectories(given, kind: "sessions") }
+
+    /// The folder given and $XDG_DATA_HOME/entrain/KIND.
+    static func dataDirectories(_ given: String, kind: String) -> [URL] {
         let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return [URL(fileURLWithPath: given), data.appendingPathComponent("entrain/sessions")]
+        return [URL(fileURLWithPath: given), data.appendingPathComponent("entrain/\(kind)")]
     }
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
@@ -139,7 +144,8 @@ struct Run: ParsableCommand {
             host: { current.host },
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
-            transport: transport, library: library)
+            transport: transport, library: library,
+            patterns: PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns")))
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, report: { transport.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)

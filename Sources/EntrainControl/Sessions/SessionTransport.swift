@@ -60,16 +60,13 @@ public final class SessionTransport: Sendable {
     }
 
     func resolve(_ name: String) throws -> URL {
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+        do {
+            return try ConfinedFiles(directories: directories, fileExtension: "json").resolve(name)
+        } catch .outside(let name) {
             throw TransportError.outsideSessionDirectories(name)
+        } catch .notFound(let name, let searched) {
+            throw TransportError.notFound(name, searched)
         }
-        let file = name.hasSuffix(".json") ? name : name + ".json"
-        for directory in directories {
-            let candidate = directory.appendingPathComponent(file).standardizedFileURL.resolvingSymlinksInPath()
-            guard candidate.path.hasPrefix(directory.path + "/") else { throw TransportError.outsideSessionDirectories(name) }
-            if FileManager.default.isReadableFile(atPath: candidate.path) { return candidate }
-        }
-        throw TransportError.notFound(name, directories.map(\.path))
     }
 
     // MARK: - Transport

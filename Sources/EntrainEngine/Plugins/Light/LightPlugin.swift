@@ -40,8 +40,8 @@ struct LightPlugin: EnginePlugin {
     /// Frames the sound reaches the listener later than the light (JACK's view), set per period.
     var latencyFrames = 0
     var delay: DelayLine
-    /// Pattern intensity for this period's frames, when one plays (set by the engine).
-    var pattern: Float = 0
+    /// The playing pattern, when one plays (set by the engine).
+    var patternPlayback = PatternPlayback()
 
     init(sampleRate: Double, values: [Double]) {
         self.sampleRate = sampleRate
@@ -108,7 +108,7 @@ struct LightPlugin: EnginePlugin {
                     for k in 0..<beatCount where beats[k] == frame { flash = 1 }
                     x = max(x, brightness * flash)
                 }
-                if usePattern { x = max(x, brightness * pattern) }
+                if usePattern, let now = patternPlayback.value(at: frame) { x = max(x, brightness * now.intensity) }
             }
             flash *= beatDecay
             let steadyLevel = Float(manual.next())
