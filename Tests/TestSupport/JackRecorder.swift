@@ -10,6 +10,9 @@ public final class JackRecorder {
         var buffers = InlineArray<4, UnsafeMutablePointer<Float>?>(repeating: nil)
         var channels = 0
         var capacity = 0
+        /// Playback latency each input declares (what a sound card or a speaker chain would add
+        /// after it), so that the client under test sees a known latency on its outputs.
+        var latencies = InlineArray<4, Int>(repeating: 0)
         let recording = Atomic<Bool>(false)
         let frames = Atomic<Int>(0)
         init() {}
@@ -19,7 +22,8 @@ public final class JackRecorder {
     public let name: String
     private let state: UnsafeMutablePointer<State>
 
-    public init(server: String, channels: Int, seconds: Double, name: String = "recorder") throws {
+    public init(server: String, channels: Int, seconds: Double, name: String = "recorder",
+                playbackLatencies: [Int] = []) throws {
         precondition(channels <= 4)
         var status = jack_status_t(rawValue: 0)
         guard let client = entrain_jack_client_open(name, JackNoStartServer, &status, server) else {
@@ -38,6 +42,17 @@ public final class JackRecorder {
             let buffer = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
             buffer.initialize(repeating: 0, count: capacity)
             state.pointee.buffers[c] = buffer
+        }
+        for (c, latency) in playbackLatencies.enumerated() where c < channels { state.pointee.latencies[c] = latency }
+        if !playbackLatencies.isEmpty {
+            jack_set_latency_callback(client, { mode, arg in
+                guard mode == JackPlaybackLatency else { return }
+                let s = arg!.assumingMemoryBound(to: State.self)
+                for c in 0..<s.pointee.channels {
+                    var range = jack_latency_range_t(min: UInt32(s.pointee.latencies[c]), max: UInt32(s.pointee.latencies[c]))
+                    jack_port_set_latency_range(s.pointee.ports[c], JackPlaybackLatency, &range)
+                }
+            }, UnsafeMutableRawPointer(state))
         }
         jack_set_process_callback(client, { nframes, arg in
             let s = arg!.assumingMemoryBound(to: State.self)

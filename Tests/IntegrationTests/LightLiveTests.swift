@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Light through a real dummy jackd: the led port is a CV port, and its strobe is delayed by
+/// exactly the playback latency the audio path reports, so light and sound land together.
+final class LightLiveTests: LiveClientTestCase {
+    func testStrobeWaitsForTheAudioPlaybackLatency() throws {
+        let server = try self.server
+        // The audio input declares 2,048 frames of playback latency after it (a speaker chain);
+        // the light input none.
+        let rec = try JackRecorder(server: server.name, channels: 2, seconds: 2, name: "chain", playbackLatencies: [2048, 0])
+        let client = try startClient(["--arm-strobe", "--mode", "isochronic", "--beat", "10", "--set", "/led/edge=0",
+                                      "--set", "/led/duty=0.5", "--set", "/entrain/edge=0.01"], recorder: rec)
+        try rec.connect(["entrain:entrainment_L", "entrain:led"])
+        usleep(300_000)  // let the graph's latency settle
+        let take = try rec.record()
+        stopClient(client)
+
+        func rises(_ x: [Float], threshold: Float, quiet: Int) -> [Int] {
+            var out: [Int] = [], silent = 0
+            for (i, v) in x.enumerated() {
+                if abs(v) > threshold { if silent >= quiet { out.append(i) }; silent = 0 } else { silent += 1 }
+            }
+            return out
+        }
+        let sound = rises(take[0], threshold: 1e-4, quiet: 1000)
+        let light = rises(take[1], threshold: 0.5, quiet: 1000)
+        XCTAssertGreaterThanOrEqual(sound.count, 15)
+        XCTAssertGreaterThanOrEqual(light.count, 15)
+        // Pair each light onset with the sound onset before it: 2,048 frames apart, every time.
+        var offsets: [Int] = []
+        for l in light { if let s = sound.last(where: { $0 <= l }) { offsets.append(l - s) } }
+        XCTAssertFalse(offsets.isEmpty)
+        for offset in offsets { XCTAssertEqual(offset, 2048, accuracy: 2, "light after sound, frames") }
+    }
+}
