@@ -2,6 +2,23 @@
 /// has not landed yet stay silent outputs (or unread inputs) so patches made today keep working.
 public enum ClientPort: Int, CaseIterable, Sendable {
     case entrainmentL = 0, entrainmentR, ambientL, ambientR, beatIn, led, haptic
+    /// Optional: more LED ports (`--led-ports N`, e.g. RGB) and the haptic envelope as CV (`--haptic-cv`).
+    case led2, led3, led4, led5, led6, led7, led8, hapticIntensity, hapticSharpness
+
+    /// Every port, optional ones included (a literal: no array on the process thread).
+    public static var count: Int { 16 }
+
+    /// Ports registered only when asked for.
+    public var isOptional: Bool { rawValue > ClientPort.haptic.rawValue }
+
+    /// LED port number 1…8 (nil for other ports).
+    public var ledNumber: Int? {
+        switch self {
+        case .led: 1
+        case .led2, .led3, .led4, .led5, .led6, .led7, .led8: rawValue - ClientPort.led2.rawValue + 2
+        default: nil
+        }
+    }
 
     public enum Direction: Sendable { case input, output }
     public enum Signal: Sendable { case audio, controlVoltage }
@@ -15,11 +32,19 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         case .beatIn: "beat_in"
         case .led: "led"
         case .haptic: "haptic"
+        case .hapticIntensity: "haptic_intensity"
+        case .hapticSharpness: "haptic_sharpness"
+        default: "led_\(ledNumber ?? 0)"
         }
     }
 
     public var direction: Direction { self == .beatIn ? .input : .output }
-    public var signal: Signal { self == .led ? .controlVoltage : .audio }
+    public var signal: Signal {
+        switch self {
+        case .entrainmentL, .entrainmentR, .ambientL, .ambientR, .beatIn, .haptic: .audio
+        default: .controlVoltage
+        }
+    }
 
     public var prettyName: String {
         switch self {
@@ -30,6 +55,9 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         case .beatIn: "Beat Detector Input"
         case .led: "LED Brightness (CV 0..1)"
         case .haptic: "Haptic Drive"
+        case .hapticIntensity: "Haptic Intensity (CV 0..1)"
+        case .hapticSharpness: "Haptic Sharpness (CV 0..1)"
+        default: "LED \(ledNumber ?? 0) Brightness (CV 0..1)"
         }
     }
 
@@ -39,8 +67,8 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         case .entrainmentL, .entrainmentR: "entrainment"
         case .ambientL, .ambientR: "ambient"
         case .beatIn: "beat"
-        case .led: "light"
-        case .haptic: "haptic"
+        case .haptic, .hapticIntensity, .hapticSharpness: "haptic"
+        default: "light"
         }
     }
 
@@ -49,8 +77,11 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         case .entrainmentL, .entrainmentR: "audio out: the entrainment signal (binaural, monaural, isochronic, noise)"
         case .ambientL, .ambientR: "audio out: the generative-ambient engine (silent until that engine lands)"
         case .beatIn: "audio in: material for beat detection (onsets, tempo, beats: see /beat/* in osc-schema.md)"
-        case .led: "CV out, 0..1 brightness (JACK signal-type CV; 0 until the light plugin lands)"
-        case .haptic: "audio out: drive for a tactile transducer (silent until the haptic plugin lands)"
+        case .led: "CV out, 0..1 brightness: strobe, beat flashes, manual, pattern (JACK signal-type CV)"
+        case .haptic: "audio out: 30-80 Hz drive for a tactile transducer"
+        case .hapticIntensity: "CV out, 0..1: the haptic intensity envelope (--haptic-cv)"
+        case .hapticSharpness: "CV out, 0..1: the haptic sharpness (--haptic-cv)"
+        default: "CV out, 0..1: the LED brightness times /led/gain/N (--led-ports N)"
         }
     }
 }
@@ -58,7 +89,7 @@ public enum ClientPort: Int, CaseIterable, Sendable {
 /// One period's port buffers, as plain pointers. Built fresh every period by the JACK callback
 /// (JACK buffers must not be cached) or by the offline renderer.
 public struct PortBuffers {
-    public var buffers = InlineArray<7, UnsafeMutablePointer<Float>?>(repeating: nil)
+    public var buffers = InlineArray<16, UnsafeMutablePointer<Float>?>(repeating: nil)
     public init() {}
 
     @inlinable @inline(__always)

@@ -94,7 +94,7 @@ public struct Engine {
             let n = min(Self.maximumChunk, frames - done)
             var chunk = io
             if done > 0 {
-                for i in 0..<7 { chunk.buffers[i] = io.buffers[i].map { $0 + done } }
+                for i in 0..<ClientPort.count { chunk.buffers[i] = io.buffers[i].map { $0 + done } }
             }
             if beat.active { beat.spectrum.analyse(chunk[.beatIn], frames: n) }
             render(chunk, frames: n)

@@ -11,9 +11,21 @@ public final class JackClient: @unchecked Sendable {
         public var name = "entrain"
         /// nil = the default server ($JACK_DEFAULT_SERVER or "default").
         public var server: String?
-        public init(name: String = "entrain", server: String? = nil) {
+        /// LED ports to register, 1…8 (led, led_2 … led_8).
+        public var ledPorts = 1
+        /// Register haptic_intensity and haptic_sharpness CV ports too.
+        public var hapticCV = false
+        public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false) {
             self.name = name
             self.server = server
+            self.ledPorts = ledPorts
+            self.hapticCV = hapticCV
+        }
+
+        func wants(_ port: ClientPort) -> Bool {
+            if let n = port.ledNumber { return n <= ledPorts }
+            if port == .hapticIntensity || port == .hapticSharpness { return hapticCV }
+            return true
         }
     }
 
@@ -48,7 +60,7 @@ public final class JackClient: @unchecked Sendable {
         context.pointee.sampleRate.store(Int(jack_get_sample_rate(client)), ordering: .relaxed)
         context.pointee.bufferSize.store(Int(jack_get_buffer_size(client)), ordering: .relaxed)
         do {
-            try registerPorts()
+            try registerPorts(options)
         } catch {
             jack_client_close(client)
             context.deinitialize(count: 1).deallocate()
@@ -174,8 +186,8 @@ public final class JackClient: @unchecked Sendable {
 
     // MARK: - Set-up
 
-    private func registerPorts() throws {
-        for port in ClientPort.allCases {
+    private func registerPorts(_ options: Options) throws {
+        for port in ClientPort.allCases where options.wants(port) {
             let flags = (port.direction == .output ? JackPortIsOutput.rawValue : JackPortIsInput.rawValue)
                 | JackPortIsTerminal.rawValue
             guard let handle = jack_port_register(client, port.name, JACK_DEFAULT_AUDIO_TYPE, UInt(flags), 0) else {

@@ -10,7 +10,7 @@ import Synchronization
 /// of a period and hands the old one back through `retired` for the control side to free.
 struct ProcessContext: ~Copyable {
     // (The anchor below is what maps OSC time tags onto engine frames.)
-    var ports = InlineArray<7, OpaquePointer?>(repeating: nil)
+    var ports = InlineArray<16, OpaquePointer?>(repeating: nil)
     var engine: UnsafeMutablePointer<Engine>?
     let incoming = Atomic<UnsafeMutablePointer<Engine>?>(nil)
     let retired = Atomic<UnsafeMutablePointer<Engine>?>(nil)
@@ -57,7 +57,7 @@ struct ProcessContext: ~Copyable {
             engine = next
         }
         var io = PortBuffers()
-        for i in 0..<7 {
+        for i in 0..<ClientPort.count {
             if let port = ports[i] {
                 io.buffers[i] = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
             }
@@ -70,7 +70,7 @@ struct ProcessContext: ~Copyable {
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
         } else {
-            for i in 0..<7 where i != ClientPort.beatIn.rawValue {
+            for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }
             }
         }

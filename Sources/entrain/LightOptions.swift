@@ -9,12 +9,17 @@ struct LightOptions: ParsableArguments {
     var armStrobe = false
     @Option(name: .customLong("led-source"), help: "LED sources to mix, comma-separated: entrainment, beat, manual, pattern (or none).")
     var ledSource: String?
+    @Option(name: .customLong("led-ports"), help: "LED CV ports, 1-8: led, led_2 … led_N (each scaled by /led/gain/N, e.g. RGB).")
+    var ledPorts = 1
+    @Flag(name: .customLong("haptic-cv"), help: "Also register haptic_intensity and haptic_sharpness CV ports.")
+    var hapticCV = false
     @Option(name: .customLong("av-offset-ms"), help: "Extra delay of light and haptics, ms (-200 to 1000), for latency JACK cannot see (Bluetooth: 150-300).")
     var avOffset: Double?
 
     /// `values` with these applied. The strobe is disarmed unless --arm-strobe, whatever a
     /// preset or the last-used settings say: a run never starts flashing on its own.
     func apply(to values: ParameterValues) throws -> ParameterValues {
+        guard (1...8).contains(ledPorts) else { throw ValidationError("--led-ports must be 1 to 8, got \(ledPorts)") }
         let table = Engine.parameterTable
         var v = values
         v[try table.entry(for: "/led/arm").index] = armStrobe ? 1 : 0

@@ -47,7 +47,8 @@ struct Run: ParsableCommand {
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
         SignalWatcher.install()
 
-        let client = try JackClient(options: .init(name: name, server: server), logger: logger)
+        let client = try JackClient(options: .init(name: name, server: server, ledPorts: light.ledPorts, hapticCV: light.hapticCV),
+                                    logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values))

@@ -28,6 +28,28 @@ final class ClientPortsTests: LiveClientTestCase {
         XCTAssertEqual(probe.property(JACK_METADATA_PORT_GROUP, ofPort: "entrain:entrainment_R"), "entrainment")
     }
 
+    /// --led-ports 3 --haptic-cv: led_2, led_3 and the haptic envelope as CV ports, tagged CV,
+    /// and led_3 carries the brightness times /led/gain/3.
+    func testOptionalLightAndHapticPorts() throws {
+        let server = try self.server
+        let probe = try JackRecorder(server: server.name, channels: 2, seconds: 0.5, name: "probe")
+        let client = try startClient(["--led-ports", "3", "--haptic-cv", "--set", "/led/source/manual=1",
+                                      "--set", "/led/manual=0.8", "--set", "/led/gain/3=0.25"], recorder: probe)
+        defer { stopClient(client) }
+        try probe.waitForPort("entrain:haptic_sharpness")  // registered after the standard ports
+        let names = Set(probe.ports(ofClient: "entrain").map(\.name))
+        XCTAssertTrue(names.isSuperset(of: ["led", "led_2", "led_3", "haptic_intensity", "haptic_sharpness"]), "\(names)")
+        XCTAssertFalse(names.contains("led_4"))
+        for name in ["led_2", "led_3", "haptic_intensity", "haptic_sharpness"] {
+            XCTAssertEqual(probe.property(JACK_METADATA_SIGNAL_TYPE, ofPort: "entrain:\(name)"), "CV", name)
+        }
+        try probe.connect(["entrain:led", "entrain:led_3"])
+        usleep(200_000)
+        let take = try probe.record()
+        XCTAssertEqual(take[0].last!, 0.8, accuracy: 1e-6)
+        XCTAssertEqual(take[1].last!, 0.2, accuracy: 1e-6)
+    }
+
     func testAutoconnectPatchesAudioOutputsToThePhysicalPlaybackPorts() throws {
         let probe = try recorder(seconds: 0.1)
         let client = try startClient(["--autoconnect"], recorder: probe)

@@ -33,16 +33,25 @@ struct HapticPlugin: EnginePlugin {
     var ceiling: Float = 0.89
     var pattern = PatternPlayback()
     var delay: DelayLine
+    /// The envelope as CV (haptic_intensity, haptic_sharpness with --haptic-cv), delayed alike.
+    var intensityDelay: DelayLine
+    var sharpnessDelay: DelayLine
 
     init(sampleRate: Double, values: [Double]) {
         self.sampleRate = sampleRate
         inverseRate = 1 / sampleRate
         clock = StrobeClock(sampleRate: sampleRate)
         delay = DelayLine(capacity: Int(2.5 * sampleRate))
+        intensityDelay = DelayLine(capacity: Int(2.5 * sampleRate))
+        sharpnessDelay = DelayLine(capacity: Int(2.5 * sampleRate))
         for (index, value) in values.enumerated() { set(index, to: value, glideFrames: 0, exponential: false) }
     }
 
-    func deallocate() { delay.deallocate() }
+    func deallocate() {
+        delay.deallocate()
+        intensityDelay.deallocate()
+        sharpnessDelay.deallocate()
+    }
 
     mutating func set(_ index: Int, to value: Double, glideFrames: Int, exponential: Bool) {
         switch index {
@@ -67,8 +76,10 @@ struct HapticPlugin: EnginePlugin {
     mutating func endPeriod() { beatCount = 0 }
 
     mutating func render(_ io: PortBuffers, _ range: Range<Int>) {
-        let out = io[.haptic]
+        let out = io[.haptic], intensityOut = io[.hapticIntensity], sharpnessOut = io[.hapticSharpness]
         delay.setDelay(latencyFrames)
+        intensityDelay.setDelay(latencyFrames)
+        sharpnessDelay.setDelay(latencyFrames)
         var swell = false
         var frequency = 0.0, steady = true
         if let voice {
@@ -105,10 +116,14 @@ struct HapticPlugin: EnginePlugin {
             let y = Self.shape(Float(FastMath.sinTurns(carrierPhase)), sharpness: feel)
             carrierPhase += carrier * inverseRate
             if carrierPhase >= 1 { carrierPhase -= 1 }
-            var x = Float(level.next()) * strength * y * ceiling
-            if blackout || freewheeling { x = 0 }
-            let delayed = delay.process(x)
-            out?[i] = blackout || freewheeling ? 0 : delayed
+            let silent = blackout || freewheeling
+            let gain = Float(level.next())
+            let envelope = silent ? 0 : gain * strength
+            let delayed = delay.process(envelope * y * ceiling)
+            let envelopeLater = intensityDelay.process(envelope), feelLater = sharpnessDelay.process(feel)
+            out?[i] = silent ? 0 : delayed
+            intensityOut?[i] = silent ? 0 : envelopeLater
+            sharpnessOut?[i] = silent ? 0 : feelLater
         }
     }
 

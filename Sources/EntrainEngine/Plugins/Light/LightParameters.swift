@@ -15,6 +15,9 @@ public enum LightParameters {
     public static var manual: Int { 10 }
     public static var offset: Int { 11 }
     public static var thermal: Int { 12 }
+    /// `/led/gain/1` … `/led/gain/8`: each LED port's share of the brightness (colour for RGB).
+    public static func gain(port: Int) -> Int { 12 + port }
+    public static var portCount: Int { 8 }
 
     /// The sources `/led/source s` names, in the order of their toggles.
     public static let sourceNames = ["entrainment", "beat", "manual", "pattern"]
@@ -49,5 +52,8 @@ public enum LightParameters {
                       "extra delay of light and haptics for latency JACK cannot see (Bluetooth headphones: 150-300)"),
         ParameterSpec("/led/thermal", .choice(options: thermalStates, defaultIndex: 0),
                       "thermal state the fixture reports; the worse of it and the model's caps the level at 1 / 0.5 / 0.1 / 0"),
-    ])
+    ] + (1...8).map { port in
+        ParameterSpec("/led/gain/\(port)", .continuous(range: 0...1, defaultValue: 1, curve: .linear), glide: 0.05,
+                      "LED port \(port)'s share of the brightness (\(port == 1 ? "led" : "led_\(port)"); e.g. a colour for RGB)")
+    })
 }

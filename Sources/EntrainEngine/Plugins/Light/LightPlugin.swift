@@ -28,6 +28,8 @@ struct LightPlugin: EnginePlugin {
     var beatDecay: Float = 0.999
     var offsetFrames = 0
     var thermal: LEDThermalModel
+    /// Each LED port's share of the brightness.
+    var gains = InlineArray<8, Glide>(repeating: Glide(1))
 
     /// Beats of this period (engine frames), queued by the engine before rendering.
     var beats = InlineArray<16, Int64>(repeating: 0)
@@ -68,7 +70,9 @@ struct LightPlugin: EnginePlugin {
         case P.manual: manual.move(to: value, frames: glideFrames)
         case P.offset: offsetFrames = Int(value * sampleRate / 1000)
         case P.thermal: thermal.reported = LEDThermalModel.State(rawValue: Int(value)) ?? .critical
-        default: break
+        default:
+            let port = index - P.gain(port: 1)
+            if port >= 0 && port < P.portCount { gains[port].move(to: value, frames: glideFrames) }
         }
     }
 
@@ -80,7 +84,9 @@ struct LightPlugin: EnginePlugin {
     }
 
     mutating func render(_ io: PortBuffers, _ range: Range<Int>) {
-        let out = io[.led]
+        var outs = InlineArray<8, UnsafeMutablePointer<Float>?>(repeating: nil)
+        outs[0] = io[.led]
+        for p in 1..<P.portCount { outs[p] = io.buffers[ClientPort.led2.rawValue + p - 1] }
         delay.setDelay(latencyFrames + offsetFrames)
         var strobeOn = false
         var frequency = 0.0, steady = true, isochronic = false
@@ -116,8 +122,11 @@ struct LightPlugin: EnginePlugin {
             x = min(x, thermal.cap)
             if blackout || freewheeling { x = 0 }
             thermal.heat(by: x)
-            let delayed = delay.process(x)
-            out?[i] = blackout || freewheeling ? 0 : delayed
+            let delayed = delay.process(x)  // x is 0 in a blackout: nothing old replays after it
+            for p in 0..<P.portCount {
+                let gain = Float(gains[p].next())
+                if let out = outs[p] { out[i] = blackout || freewheeling ? 0 : delayed * gain }
+            }
         }
     }
 
