@@ -57,7 +57,8 @@ public struct OSCRouter: Sendable {
             }
             return [.subscribe(port: nil)]
         case "/osc/unsubscribe": return [.unsubscribe]
-        case "/led/source": return lightSources(message)
+        case "/led/source": return sources(message, names: LightParameters.sourceNames)
+        case "/haptic/source": return sources(message, names: HapticParameters.sourceNames)
         case "/haptic/pattern": return startPattern(message, at: timed.timetag)
         case "/haptic/pattern/stop": return perform(message) { try host().stopPattern() }
         default:
@@ -82,26 +83,26 @@ public struct OSCRouter: Sendable {
         return []
     }
 
-    /// /led/source s: the sources to mix, by name ("entrainment,beat"; "none"), set together as
-    /// the four /led/source/NAME toggles. No argument: the list in force.
-    private func lightSources(_ message: OSCMessage) -> [Action] {
+    /// /led/source s, /haptic/source s: the sources to mix, by name ("entrainment,beat"; "none"),
+    /// set together as the ADDRESS/NAME toggles. No argument: the list in force.
+    private func sources(_ message: OSCMessage, names: [String]) -> [Action] {
         let engine = host()
-        let names = LightParameters.sourceNames
+        let prefix = message.address
         if message.arguments.isEmpty {
-            let on = names.filter { (try? engine.value(of: "/led/source/\($0)")) == 1 }
-            return [.reply(OSCMessage("/led/source", [.string(on.isEmpty ? "none" : on.joined(separator: ","))]))]
+            let on = names.filter { (try? engine.value(of: "\(prefix)/\($0)")) == 1 }
+            return [.reply(OSCMessage(prefix, [.string(on.isEmpty ? "none" : on.joined(separator: ","))]))]
         }
         guard message.arguments.count == 1, let list = message.arguments[0].text else {
-            return [.error(address: message.address, reason: "expects one string: sources separated by commas (\(names.joined(separator: ", ")), or none)")]
+            return [.error(address: prefix, reason: "expects one string: sources separated by commas (\(names.joined(separator: ", ")), or none)")]
         }
         let wanted = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { $0 != "none" }
         if let unknown = wanted.first(where: { !names.contains($0) }) {
-            return [.error(address: message.address, reason: "unknown source '\(unknown)' (sources: \(names.joined(separator: ", ")), or none)")]
+            return [.error(address: prefix, reason: "unknown source '\(unknown)' (sources: \(names.joined(separator: ", ")), or none)")]
         }
         do {
-            try engine.set(names.map { EngineHost.Change("/led/source/\($0)", wanted.contains($0) ? 1 : 0) })
+            try engine.set(names.map { EngineHost.Change("\(prefix)/\($0)", wanted.contains($0) ? 1 : 0) })
         } catch {
-            return [.error(address: message.address, reason: "\(error)")]
+            return [.error(address: prefix, reason: "\(error)")]
         }
         return []
     }

@@ -108,6 +108,7 @@ public enum OSCSchema {
         | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns or `$XDG_DATA_HOME/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
         | `/haptic/pattern/stop` | none | stop the playing pattern | — |
         | `/led/source` | `[s:list]` | the LED sources to mix, comma-separated: `entrainment`, `beat`, `manual`, `pattern` (or `none`); sets the four `/led/source/NAME` toggles together. No argument: a query | the list in force, on `/led/source` |
+        | `/haptic/source` | `[s:list]` | the same for the haptic intensity sources (`/haptic/source/NAME`) | the list in force, on `/haptic/source` |
 
         ## Sent by entrain
 

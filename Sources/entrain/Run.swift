@@ -52,7 +52,9 @@ struct Run: ParsableCommand {
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values))
-        let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory))
+        let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
+        let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
+                                         patterns: patterns)
         if let program {
             transport.load(program)
             try transport.play(atEngineFrame: 0)  // with the engine's first frame: the run equals a render
@@ -146,7 +148,7 @@ struct Run: ParsableCommand {
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
             transport: transport, library: library,
-            patterns: PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns")))
+            patterns: transport.patterns)
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, report: { transport.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)

@@ -16,7 +16,7 @@ enum StatusReport {
             .float(Float(value("/entrain/volume"))),
             .int32(Int32(clamping: client.xruns)),
             .float(client.cpuLoad),
-            .int32(0),  // strobe armed: the strobe arrives with the light plugin
+            .int32(value("/led/arm") == 1 ? 1 : 0),
             .int32(host.isPanicked ? 1 : 0),
             .float(Float(Double(host.frame) / host.sampleRate)),
         ]

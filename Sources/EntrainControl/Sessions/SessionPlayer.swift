@@ -21,16 +21,23 @@ public struct SessionProgram: Sendable {
     public let frames: Int64
     /// Where each stage starts (frames from the session's start).
     public let stageStarts: [Int64]
+    /// Haptic/light patterns to start with their stage: `"haptic": {"pattern": "heartbeat"}`.
+    public let patternStarts: [(frame: Int64, name: String)]
 
     public init(_ session: Session, sampleRate: Double) {
         self.session = session
         self.sampleRate = sampleRate
         var changes: [Change] = []
         var starts: [Int64] = []
+        var patterns: [(frame: Int64, name: String)] = []
         var elapsed = 0.0
         for stage in session.stages {
             let frame = Int64((elapsed * sampleRate).rounded())
             starts.append(frame)
+            if let block = stage.pluginBlocks.last(where: { $0.key == "haptic" })?.value,
+               case .string(let name)? = block["pattern"]?.value {
+                patterns.append((frame, name))
+            }
             let end = Int64(((elapsed + stage.duration) * sampleRate).rounded())
             let slide = Double(end - frame) / sampleRate  // exactly to the next boundary
             for (address, value) in stage.changes {
@@ -46,6 +53,7 @@ public struct SessionProgram: Sendable {
         self.changes = changes
         frames = Int64((elapsed * sampleRate).rounded())
         stageStarts = starts
+        patternStarts = patterns
     }
 
     /// `base` with the first stage's values already in place when it holds or crossfades, so a
@@ -99,12 +107,18 @@ public final class SessionPlayer {
     public let program: SessionProgram
     public let startFrame: Int64
     private var next = 0
+    private var nextPattern = 0
+    /// Where stage patterns come from (nil: they are skipped).
+    public var patterns: PatternPlayer?
 
     /// `skipThrough`: session frames already accounted for (after a seek), not sent again.
     public init(program: SessionProgram, startFrame: Int64, skipThrough: Int64? = nil) {
         self.program = program
         self.startFrame = startFrame
-        if let skipThrough { next = program.changes.firstIndex { $0.frame > skipThrough } ?? program.changes.count }
+        if let skipThrough {
+            next = program.changes.firstIndex { $0.frame > skipThrough } ?? program.changes.count
+            nextPattern = program.patternStarts.firstIndex { $0.frame > skipThrough } ?? program.patternStarts.count
+        }
     }
 
     public var endFrame: Int64 { startFrame + program.frames }
@@ -120,6 +134,11 @@ public final class SessionPlayer {
                 next += 1
             }
             try host.set(batch, at: startFrame + at)
+        }
+        while nextPattern < program.patternStarts.count, startFrame + program.patternStarts[nextPattern].frame <= frame {
+            let start = program.patternStarts[nextPattern]
+            nextPattern += 1
+            try patterns?.play(start.name, on: host, at: startFrame + start.frame)
         }
     }
 

@@ -21,6 +21,8 @@ public final class SessionTransport: Sendable {
     }
 
     private let engine: CurrentEngine
+    /// Where stages' patterns (`"haptic": {"pattern": …}`) come from; nil: they are skipped.
+    public let patterns: PatternPlayer?
     /// Where /session/load may read from; nothing outside them is ever opened.
     public let directories: [URL]
     private let status = Mutex(Status())
@@ -28,8 +30,9 @@ public final class SessionTransport: Sendable {
     /// long enough not to click.
     static let settle = 0.05
 
-    public init(engine: CurrentEngine, directories: [URL]) {
+    public init(engine: CurrentEngine, directories: [URL], patterns: PatternPlayer? = nil) {
         self.engine = engine
+        self.patterns = patterns
         self.directories = directories.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
     }
 
@@ -81,6 +84,7 @@ public final class SessionTransport: Sendable {
             if host.isStopped { try host.start() }
             if let start {
                 s.player = SessionPlayer(program: program, startFrame: start)
+                s.player?.patterns = patterns
                 s.position = 0
             } else {
                 let position = s.state == .paused ? s.position : (s.state == .finished ? 0 : s.position)
@@ -142,6 +146,7 @@ public final class SessionTransport: Sendable {
             try host.set(underway.map { EngineHost.Change($0.address, $0.target, glide: $0.remaining - Self.settle, exponential: $0.exponential) }, at: arrive)
         }
         s.player = SessionPlayer(program: program, startFrame: now - position, skipThrough: position)
+        s.player?.patterns = patterns
         s.position = position
     }
 
