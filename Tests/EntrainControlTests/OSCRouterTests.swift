@@ -36,6 +36,23 @@ final class OSCRouterTests: XCTestCase {
         XCTAssertEqual(try value("/entrain/mode"), 2)
     }
 
+    /// /led/source and /haptic/source set their toggles together; bad names change nothing.
+    func testSourceListsSetTheirToggles() throws {
+        XCTAssertEqual(handle("/led/source", [.string("beat, manual")]), [])
+        XCTAssertEqual(try ["entrainment", "beat", "manual", "pattern"].map { try value("/led/source/\($0)") }, [0, 1, 1, 0])
+        XCTAssertEqual(handle("/led/source"), [.reply(OSCMessage("/led/source", [.string("beat,manual")]))])
+        guard case .error(_, let reason)? = handle("/led/source", [.string("beat,disco")]).first else { return XCTFail("no error") }
+        XCTAssertTrue(reason.contains("unknown source 'disco'"), reason)
+        XCTAssertEqual(try value("/led/source/beat"), 1, "unchanged after the refused list")
+        XCTAssertEqual(handle("/haptic/source", [.string("none")]), [])
+        XCTAssertEqual(try value("/haptic/source/entrainment"), 0)
+        XCTAssertEqual(handle("/haptic/source", [.float(3)]).count, 1, "a number is an error")
+        XCTAssertEqual(handle("/led/arm", [.int32(1)]), [])
+        XCTAssertEqual(try value("/led/arm"), 1)
+        XCTAssertEqual(handle("/led/thermal", [.string("serious")]), [])
+        XCTAssertEqual(try value("/led/thermal"), 2)
+    }
+
     func testNormalisedAddressesFollowTheCurve() throws {
         XCTAssertEqual(handle("/entrain/carrier/norm", [.float(0.5)]), [])
         XCTAssertEqual(try value("/entrain/carrier"), (20.0 * 1500).squareRoot(), accuracy: 0.01)  // log: geometric mean

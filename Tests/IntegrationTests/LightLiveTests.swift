@@ -16,6 +16,7 @@ final class LightLiveTests: LiveClientTestCase {
         usleep(300_000)  // let the graph's latency settle
         let take = try rec.record()
         stopClient(client)
+        XCTAssertTrue(client.result().error.contains("STROBE ARMED"), "arming logs the photosensitivity warning")
 
         func rises(_ x: [Float], threshold: Float, quiet: Int) -> [Int] {
             var out: [Int] = [], silent = 0
