@@ -109,6 +109,9 @@ public final class JackClient: @unchecked Sendable {
         return (Double(anchor.micros) + frames * 1e6 / sampleRate + (wallNow - jackNow)) / 1e6
     }
 
+    /// Playback latency of the led port in frames (min of the range): a fixture's own path.
+    public var lightLatency: Int { context.pointee.lightLatency.load(ordering: .relaxed) }
+
     /// Capture latency of beat_in in frames (max of the range), from the latency callback.
     public var captureLatency: Int { context.pointee.captureLatency.load(ordering: .relaxed) }
 

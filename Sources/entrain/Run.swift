@@ -79,6 +79,7 @@ struct Run: ParsableCommand {
         var stopDeadline: Date?
         let armIndex = try Engine.parameterTable.entry(for: "/led/arm").index
         var armed = light.armStrobe
+        var warnedLag = false
         var nextMeter = Date()
         while true {
             usleep(20_000)
@@ -95,6 +96,13 @@ struct Run: ParsableCommand {
                 client.replace(with: host)
                 current.replace(with: host)
             }
+            // Light can wait for sound but not overtake it: say so when its own path is slower.
+            let lagFrames = client.lightLatency - client.playbackLatency
+            let lag = Double(lagFrames) / client.sampleRate * 1000
+            if lag > 45 && !warnedLag {
+                logger.warning("the led port's playback path is \(Int(lag)) ms slower than the audio: light will lag sound (more than the 45 ms people notice)")
+            }
+            warnedLag = lag > 45
             let armedNow = current.host.values[armIndex] == 1
             if armedNow && !armed { logger.warning("\(LightOptions.warning)") }
             armed = armedNow
