@@ -59,6 +59,9 @@ struct ProcessContext: ~Copyable {
         var io = PortBuffers()
         for i in 0..<ClientPort.count {
             if let port = ports[i] {
+                // Light and haptic ports nobody is connected to are left out: their plugins then
+                // skip the work (the audio pairs always render, so live equals offline).
+                if i >= ClientPort.led.rawValue && i != ClientPort.beatIn.rawValue && jack_port_connected(port) == 0 { continue }
                 io.buffers[i] = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
             }
         }

@@ -77,6 +77,12 @@ struct HapticPlugin: EnginePlugin {
 
     mutating func render(_ io: PortBuffers, _ range: Range<Int>) {
         let out = io[.haptic], intensityOut = io[.hapticIntensity], sharpnessOut = io[.hapticSharpness]
+        // Nobody listens: skip the work, and pick up voice 1's phase again when someone does.
+        guard out != nil || intensityOut != nil || sharpnessOut != nil else {
+            voiceWasActive = false
+            burst = 0
+            return
+        }
         delay.setDelay(latencyFrames)
         intensityDelay.setDelay(latencyFrames)
         sharpnessDelay.setDelay(latencyFrames)

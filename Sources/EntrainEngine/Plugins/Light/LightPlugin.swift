@@ -84,9 +84,24 @@ struct LightPlugin: EnginePlugin {
     }
 
     mutating func render(_ io: PortBuffers, _ range: Range<Int>) {
+        // The LED ports present this period (port number − 1, buffer), packed.
         var outs = InlineArray<8, UnsafeMutablePointer<Float>?>(repeating: nil)
-        outs[0] = io[.led]
-        for p in 1..<P.portCount { outs[p] = io.buffers[ClientPort.led2.rawValue + p - 1] }
+        var numbers = InlineArray<8, Int>(repeating: 0)
+        var present = 0
+        for p in 0..<P.portCount {
+            if let buffer = p == 0 ? io[.led] : io.buffers[ClientPort.led2.rawValue + p - 1] {
+                outs[present] = buffer
+                numbers[present] = p
+                present += 1
+            }
+        }
+        // Nobody listens (no LED port connected, or an offline render of the audio only): skip
+        // the work, and pick up voice 1's phase again when someone does.
+        guard present > 0 else {
+            voiceWasActive = false
+            flash = 0
+            return
+        }
         delay.setDelay(latencyFrames + offsetFrames)
         var strobeOn = false
         var frequency = 0.0, steady = true, isochronic = false
@@ -123,9 +138,10 @@ struct LightPlugin: EnginePlugin {
             if blackout || freewheeling { x = 0 }
             thermal.heat(by: x)
             let delayed = delay.process(x)  // x is 0 in a blackout: nothing old replays after it
-            for p in 0..<P.portCount {
-                let gain = Float(gains[p].next())
-                if let out = outs[p] { out[i] = blackout || freewheeling ? 0 : delayed * gain }
+            let lit = blackout || freewheeling ? 0 : delayed
+            for k in 0..<present {
+                let gain = Float(gains[numbers[k]].next())
+                outs[k]![i] = lit * gain
             }
         }
     }
