@@ -33,7 +33,8 @@ enum KesshoPresetSanitizer {
                 warnings.append("\(p.key): not a finite number, default used")
                 return p.defaultValue
             }
-            guard let range, !range.contains(value) else { return .number(value) }
+            // A value equal to the default passes: drumNoiseAttack's web default (0) lies outside its own range.
+            guard let range, !range.contains(value), p.defaultValue != .number(value) else { return .number(value) }
             switch policy {
             case .keep:
                 warnings.append("\(p.key)=\(KesshoJSNumber.format(value)) outside \(range), kept")
