@@ -20,6 +20,8 @@ for name, doc, letters in groups:
         if x['section'][0] not in letters: continue
         if x['section'] != sec:
             sec = x['section']; out.append(f"        // {sec}")
+        if x["key"] == "synthChordSequencerEnabled":
+            out.append("        // DEFAULT_STATE keeps this one after the lanes (needed for the §4.1 state-hash vector)")
         k, s, m = q(x["key"]), q(sec.split(".")[0]), q(x["meaning"])
         if x['kind'] == 'number':
             if 'range' in x:

@@ -77,4 +77,10 @@ while i < end:
         continue
     i += 1
 
+# The §4.1 vector (xmur3 of JSON.stringify(DEFAULT_STATE) = 2931442779) holds only if
+# synthChordSequencerEnabled follows the lead Euclid lanes (the reference lists it in section J, before them).
+moved = next(p for p in params if p["key"] == "synthChordSequencerEnabled")
+params.remove(moved)
+params.insert(next(i for i, p in enumerate(params) if p["key"] == "leadEuclid4Source") + 1, moved)
+
 json.dump(params, sys.stdout, indent=1, ensure_ascii=False)

@@ -79,16 +79,13 @@ final class KesshoHarmonyTests: XCTestCase {
         for (f, e) in zip(h.chord.frequencies, expected) { XCTAssertEqual(f, e, accuracy: 0.0005) }
     }
 
-    /// §4.4 per-phrase vectors. They hash JSON.stringify(DEFAULT_STATE), so they can only match once our
-    /// default-state JSON equals the web's (hash 2931442779); see KesshoStateJSONTests.
-    func testPhraseSequenceDefaultState() throws {
+    /// §4.4 per-phrase vectors: each seed hashes JSON.stringify(DEFAULT_STATE), so this also checks the state JSON.
+    func testPhraseSequenceDefaultState() {
         let json = KesshoStateJSON.stringify(.defaults)
-        try XCTSkipUnless(KesshoXmur3.hash(json) == 2931442779,
-                          "default-state key order differs from the web's DEFAULT_STATE (hash vector fails)")
         var h = KesshoHarmonyState(bucket: "2026-02-02T14", state: .defaults)
         var results: [Int: (String, [Int])] = [:]
         for phrase in 110627550...110627555 {
-            if h.advance(phraseIndex: phrase, bucket: "2026-02-02T14", state: .defaults, stateJSON: json, root: 4) {
+            if h.advance(phraseIndex: phrase, bucket: "2026-02-02T14", state: .defaults, root: 4) {
                 results[phrase] = (h.scale.name, h.chord.notes)
             }
         }
@@ -107,7 +104,9 @@ final class KesshoHarmonyTests: XCTestCase {
         XCTAssertEqual(changes, [110627551, 110627553, 110627555])
         var forced = KesshoHarmonyState(bucket: "b", state: .defaults)
         XCTAssertTrue(forced.advance(phraseIndex: 1, bucket: "b", state: .defaults, root: 11, forceChange: true))
-        XCTAssertEqual(forced.chord.notes.first.map { ($0 - 36) % 12 }, 11)
+        // root B: bass is 47 or 59 with its fifth (octave-displaced tones may sit below it)
+        XCTAssertTrue(forced.chord.notes.contains(47) && forced.chord.notes.contains(54)
+                      || forced.chord.notes.contains(59) && forced.chord.notes.contains(66), "\(forced.chord.notes)")
     }
 
     func testManualScale() {

@@ -40,11 +40,9 @@ final class KesshoStateJSONTests: XCTestCase {
         XCTAssertTrue(json.hasSuffix(#""randomWalkSpeed":1}"#))
     }
 
-    /// §4.1: first xmur3 output of JSON.stringify(DEFAULT_STATE) is 2931442779. The reference's table order
-    /// reproduces the length and prefix but not this hash, so the web's DEFAULT_STATE order differs somewhere;
-    /// reported rather than guessed. Skipped (not failed) until the order is known.
-    func testDefaultStateHashVector() throws {
-        let hash = KesshoXmur3.hash(KesshoStateJSON.stringify(.defaults))
-        try XCTSkipUnless(hash == 2931442779, "got \(hash): key order as listed by the reference is not DEFAULT_STATE's")
+    /// §4.1: first xmur3 output of JSON.stringify(DEFAULT_STATE) is 2931442779. This pins every default and
+    /// the key order (it is what fixed synthChordSequencerEnabled's position after the lead Euclid lanes).
+    func testDefaultStateHashVector() {
+        XCTAssertEqual(KesshoXmur3.hash(KesshoStateJSON.stringify(.defaults)), 2931442779)
     }
 }

@@ -43,7 +43,6 @@ extension KesshoParameters {
         // J. Lead Euclidean master + synth chord switch
         .bool("leadEuclideanMasterEnabled", default: false, "J", "false → random melody mode"),
         .number("leadEuclideanTempo", 0.25, 12, step: 0.25, default: 1, "J", "pattern repeats per 16 s phrase (pattern length = 16 s / tempo)"),
-        .bool("synthChordSequencerEnabled", default: true, "J", "false → pad plays only notes from Euclid lanes with synthN sources"),
         // K. Lead Euclidean lanes
         .bool("leadEuclid1Enabled", default: true, "K", "lane on/off"),
         .text("leadEuclid1Preset", default: "lancaran", "K", "pattern preset id or `custom` (§4.13)"),
@@ -85,5 +84,8 @@ extension KesshoParameters {
         .number("leadEuclid4Level", 0, 1, step: 0.01, default: 0.5, "K", "velocity = U(0.5,0.9)·level"),
         .number("leadEuclid4Probability", 0, 1, step: 0.01, default: 1, "K", "per-hit keep probability"),
         .choice("leadEuclid4Source", ["lead", "lead1", "lead2", "synth1", "synth2", "synth3", "synth4", "synth5", "synth6"], default: "lead", "K", "lead & lead1 → Lead 1; lead2 → Lead 2; synthN → pad voice N−1"),
+        // J. Lead Euclidean master + synth chord switch
+        // DEFAULT_STATE keeps this one after the lanes (needed for the §4.1 state-hash vector)
+        .bool("synthChordSequencerEnabled", default: true, "J", "false → pad plays only notes from Euclid lanes with synthN sources"),
     ]
 }
