@@ -187,3 +187,35 @@ final class KesshoHarmonyTests: XCTestCase {
         XCTAssertEqual(d.step, 0); XCTAssertEqual(d.counter, 0)
     }
 }
+
+final class KesshoHarmonyDriverTests: XCTestCase {
+    /// Default state (drift off): the driver reproduces the §4.4 per-phrase vector.
+    func testDriverMatchesPhraseVector() {
+        var d = KesshoHarmonyDriver(bucket: "2026-02-02T14", state: .defaults)
+        var made: [Int: [Int]] = [:]
+        for n in 110627550...110627555 where d.phraseBoundary(phraseIndex: n, state: .defaults, coin: { XCTFail(); return 0 }) {
+            made[n] = d.harmony.chord.notes
+        }
+        XCTAssertEqual(made, [110627551: [40, 47, 74, 76], 110627553: [40, 42, 47], 110627555: [52, 57, 59]])
+    }
+
+    /// Drift cw every 3 phrases: the key moves E → B → F# → C# and each move forces a chord in the new key.
+    func testDriftForcesChordInNewKey() {
+        var s = KesshoState.defaults
+        s["cofDriftEnabled"] = .bool(true); s["cofDriftRate"] = .number(3); s["chordRate"] = .number(64)
+        var d = KesshoHarmonyDriver(bucket: "2026-02-02T14", state: s)
+        var roots: [Int] = []
+        for n in 1...9 {
+            let changed = d.phraseBoundary(phraseIndex: n, state: s) { 0 }
+            if n % 3 == 0 {
+                XCTAssertTrue(changed, "boundary \(n)")
+                roots.append(d.effectiveRoot(s))
+                let pcs = Set(d.harmony.chord.notes.map { $0 % 12 })
+                XCTAssertTrue(pcs.contains(d.effectiveRoot(s)) && pcs.contains((d.effectiveRoot(s) + 7) % 12))
+            } else {
+                XCTAssertFalse(changed, "boundary \(n)")  // chordRate 64 → 4 phrases per chord
+            }
+        }
+        XCTAssertEqual(roots, [11, 6, 1])
+    }
+}
