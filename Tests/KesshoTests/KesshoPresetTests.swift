@@ -187,4 +187,18 @@ final class KesshoPresetTests: XCTestCase {
         XCTAssertEqual(ts.timestamp, "2026-02-02T14:00:00.123Z")
         XCTAssertEqual(ts.name, "Untitled")
     }
+
+    /// Unknown keys follow the 403 known ones in file order, and so appear in the hashed state JSON.
+    func testUnknownKeysKeepFileOrderInStateJSON() throws {
+        let url = Self.fixtures.appendingPathComponent("ZoneOut1.json")
+        let bytes = Array(try Data(contentsOf: url))
+        let p = try KesshoPresetLoader.load(bytes).preset
+        guard case .object(let members)? = try KesshoJSONParser.parse(bytes).value["state"] else { return XCTFail() }
+        let fileUnknown = members.map(\.key).filter { KesshoParameters.index[$0] == nil }
+        XCTAssertEqual(p.state.unknownKeys, fileUnknown)
+        XCTAssertEqual(Array(p.state.keys.suffix(fileUnknown.count)), fileUnknown)
+        let json = KesshoStateJSON.stringify(p.state)
+        XCTAssertTrue(json.contains("\"randomWalkSpeed\":" ), json)
+        XCTAssertTrue(json.hasSuffix(KesshoStateJSON.quote(fileUnknown.last!) + ":" + KesshoStateJSON.stringify(p.state[fileUnknown.last!]!) + "}"))
+    }
 }
