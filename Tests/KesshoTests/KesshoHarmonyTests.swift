@@ -81,7 +81,6 @@ final class KesshoHarmonyTests: XCTestCase {
 
     /// §4.4 per-phrase vectors: each seed hashes JSON.stringify(DEFAULT_STATE), so this also checks the state JSON.
     func testPhraseSequenceDefaultState() {
-        let json = KesshoStateJSON.stringify(.defaults)
         var h = KesshoHarmonyState(bucket: "2026-02-02T14", state: .defaults)
         var results: [Int: (String, [Int])] = [:]
         for phrase in 110627550...110627555 {
