@@ -56,11 +56,15 @@ let package = Package(
         // metrics (mir_eval conventions) and a runner for aubio's command-line tools.
         .target(name: "BeatLab", dependencies: ["EntrainEngine"]),
 
+        // Kessho port, deterministic part: parameter state, presets, seeded RNG, harmony. No audio.
+        .target(name: "Kessho"),
+
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
+        .testTarget(name: "KesshoTests", dependencies: ["Kessho"]),
         .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainJACK", "EntrainControl", "CJack",
                                                            .product(name: "Logging", package: "swift-log")]),

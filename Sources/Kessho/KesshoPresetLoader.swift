@@ -1,0 +1,131 @@
+import Foundation
+
+public enum KesshoPresetError: Error, Equatable, CustomStringConvertible {
+    case malformedJSON(KesshoJSONError)
+    case notAnObject
+    case stateNotAnObject
+
+    public var description: String {
+        switch self {
+        case .malformedJSON(let e): return "malformed preset: \(e)"
+        case .notAnObject: return "preset is not a JSON object"
+        case .stateNotAnObject: return "preset \"state\" is not a JSON object"
+        }
+    }
+}
+
+/// What to do with a known numeric value outside its quantiser range.
+public enum KesshoRangePolicy: Sendable {
+    /// Keep the value (what the web's preset loader does; hashes like the web).
+    case keep
+    /// Clamp into the range (what the web's quantize() would do).
+    case clamp
+    /// Use the default instead.
+    case reject
+}
+
+public struct KesshoPresetLoadOptions: Sendable {
+    public var rangePolicy: KesshoRangePolicy = .clamp
+    /// Apply the app-level rules of §3.2 step 3 (granularLevel 0 disables granular, CoF back home, keep the
+    /// user's reverbQuality when given).
+    public var applyAppRules = true
+    /// The user's current reverbQuality preference; nil keeps the value from the merge.
+    public var userReverbQuality: String? = nil
+    public init() {}
+}
+
+public struct KesshoPresetLoadResult: Sendable {
+    public var preset: KesshoPreset
+    public var warnings: [String]
+}
+
+/// Loads preset JSON following reference §3.2: tolerant parse → migrate legacy keys → normalise →
+/// merge over defaults (unknown keys kept after the known ones) → sanitise types → range policy → app rules.
+public enum KesshoPresetLoader {
+    public static func load(contentsOf url: URL, options: KesshoPresetLoadOptions = .init()) throws -> KesshoPresetLoadResult {
+        let data = try Data(contentsOf: url)
+        return try load(Array(data), fileName: url.deletingPathExtension().lastPathComponent, options: options)
+    }
+
+    public static func load(_ bytes: [UInt8], fileName: String? = nil,
+                            options: KesshoPresetLoadOptions = .init()) throws -> KesshoPresetLoadResult {
+        let parsed: (value: KesshoJSONValue, warnings: [String])
+        do { parsed = try KesshoJSONParser.parse(bytes) } catch let e as KesshoJSONError { throw KesshoPresetError.malformedJSON(e) }
+        var warnings = parsed.warnings
+        let top = parsed.value
+        guard case .object(let topMembers) = top else { throw KesshoPresetError.notAnObject }
+
+        // The folder loader also accepts a bare state object.
+        let stateMembers: [KesshoJSONMember]
+        switch top["state"] {
+        case .object(let m)?: stateMembers = m
+        case nil:
+            warnings.append("no \"state\": treating the whole object as a bare state")
+            stateMembers = topMembers
+        default: throw KesshoPresetError.stateNotAnObject
+        }
+        var raw = KesshoOrderedMap<KesshoJSONValue>()
+        for m in stateMembers { raw[m.key] = m.value }  // duplicate keys: first position, last value (JS)
+
+        let name: String
+        if case .string(let n)? = top["name"] { name = n } else {
+            name = fileName ?? "Untitled"
+            warnings.append("missing name → \"\(name)\"")
+        }
+        let timestamp: String
+        switch top["timestamp"] {
+        case .string(let t)?: timestamp = t
+        case .number(let ms)?:  // the iOS docs' numeric (ms) form
+            timestamp = KesshoPreset.isoTimestamp(Date(timeIntervalSince1970: ms / 1000))
+            warnings.append("numeric timestamp converted to \(timestamp)")
+        default:
+            timestamp = KesshoPreset.isoTimestamp(Date())
+            warnings.append("missing timestamp → now")
+        }
+
+        var dualRanges = readDualRanges(top["dualRanges"], warnings: &warnings)
+        var sliderModes = readSliderModes(top["sliderModes"], warnings: &warnings)
+        KesshoPresetMigration.migrate(&raw, dualRanges: &dualRanges, sliderModes: &sliderModes,
+                                      sliderModesPresent: top["sliderModes"] != nil, warnings: &warnings)
+        KesshoPresetMigration.normalize(&raw, warnings: &warnings)
+
+        var state = KesshoPresetSanitizer.merge(raw, policy: options.rangePolicy, warnings: &warnings)
+        KesshoPresetSanitizer.zeroDisabledLevels(&state)
+        if options.applyAppRules { applyAppRules(&state, options: options) }
+        return KesshoPresetLoadResult(preset: KesshoPreset(name: name, timestamp: timestamp, state: state,
+                                                           dualRanges: dualRanges, sliderModes: sliderModes),
+                                      warnings: warnings)
+    }
+
+    static func applyAppRules(_ s: inout KesshoState, options: KesshoPresetLoadOptions) {
+        if let q = options.userReverbQuality { s["reverbQuality"] = .string(q) }
+        if s.number("granularLevel") == 0 { s["granularEnabled"] = .bool(false) }
+        s["cofCurrentStep"] = .number(0)
+    }
+
+    private static func readDualRanges(_ v: KesshoJSONValue?, warnings: inout [String]) -> KesshoOrderedMap<KesshoDualRange> {
+        var out = KesshoOrderedMap<KesshoDualRange>()
+        guard case .object(let members)? = v else { return out }
+        for m in members {
+            if case .number(let lo)? = m.value["min"], case .number(let hi)? = m.value["max"] {
+                out[m.key] = KesshoDualRange(min: lo, max: hi)
+            } else {
+                warnings.append("dualRanges.\(m.key) is not {min, max} numbers, dropped")
+            }
+        }
+        return out
+    }
+
+    private static func readSliderModes(_ v: KesshoJSONValue?, warnings: inout [String]) -> KesshoOrderedMap<KesshoSliderMode> {
+        var out = KesshoOrderedMap<KesshoSliderMode>()
+        guard case .object(let members)? = v else { return out }
+        for m in members {
+            if case .string(let s) = m.value, let mode = KesshoSliderMode(rawValue: s) {
+                if mode != .single { out[m.key] = mode }
+            } else {
+                warnings.append("sliderModes.\(m.key) is not walk/sampleHold/single, dropped")
+            }
+        }
+        return out
+    }
+}
