@@ -119,18 +119,7 @@ public struct Engine {
     mutating func renderPeriod(_ io: PortBuffers, frames: Int) {
         takeCommandsFromRing()
         beat.analyse(start: frame, frames: frames, ring: beatEvents)
-        for k in 0..<beat.eventCount where beat.events[k].kind == .beat {
-            light.queueBeat(at: beat.events[k].frame)
-            haptic.queueBeat(at: beat.events[k].frame)
-        }
-        // The sound also waits in the output limiter's look-ahead; light and touch wait as long.
-        light.periodStart = frame
-        light.freewheeling = freewheeling
-        light.latencyFrames = avLatencyFrames + entrainmentBus.limiter.latency
-        haptic.periodStart = frame
-        haptic.freewheeling = freewheeling
-        haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + light.offsetFrames
-        haptic.ceiling = entrainmentBus.limiter.ceilingGain
+        prepareLightAndTouch()
         var start = 0
         while start < frames {
             let now = frame + Int64(start)
@@ -147,6 +136,23 @@ public struct Engine {
         haptic.endPeriod()
         frame += Int64(frames)
         publishStatus(frames: frames)
+    }
+
+    /// Hand light and haptics this period's beats, its clock and how long to wait for the sound
+    /// (JACK's latency difference plus the output limiter's look-ahead, which the sound waits out).
+    @inline(__always)
+    mutating func prepareLightAndTouch() {
+        for k in 0..<beat.eventCount where beat.events[k].kind == .beat {
+            light.queueBeat(at: beat.events[k].frame)
+            haptic.queueBeat(at: beat.events[k].frame)
+        }
+        light.periodStart = frame
+        light.freewheeling = freewheeling
+        light.latencyFrames = avLatencyFrames + entrainmentBus.limiter.latency
+        haptic.periodStart = frame
+        haptic.freewheeling = freewheeling
+        haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + light.offsetFrames
+        haptic.ceiling = entrainmentBus.limiter.ceilingGain
     }
 
     @inline(__always)
