@@ -7,8 +7,6 @@ struct Grain {
     /// Samples played so far.
     @usableFromInline var elapsed = 0
     @usableFromInline var length = 1
-    /// 1024 / length, so the window index needs no division per sample.
-    @usableFromInline var windowStep = 0.0
     @usableFromInline var rate = 1.0
     @usableFromInline var gainL: Float = 0
     @usableFromInline var gainR: Float = 0

@@ -33,7 +33,9 @@ public struct Granulator {
     // Derived from the settings (all in samples or plain factors).
     @usableFromInline var samplesPerSpawn = 1920
     @usableFromInline var probability = 0.8
-    @usableFromInline var sizeMin = 2400.0, sizeMax = 2400.0
+    /// Grain size bounds stay in ms: the worklet draws the size in ms, then converts.
+    @usableFromInline var sizeMin = 50.0, sizeMax = 50.0
+    @usableFromInline let samplesPerMillisecond: Double
     @usableFromInline var spray = 9600.0, jitter = 480.0
     @usableFromInline var pitchMode = PitchMode.harmonic
     @usableFromInline var pitchSpread = 3.0
@@ -57,6 +59,7 @@ public struct Granulator {
 
     public init(sampleRate: Double, seed: UInt64, settings: Settings = Settings()) {
         self.sampleRate = sampleRate
+        samplesPerMillisecond = sampleRate / 1000
         silenceFrames = Int(0.5 * sampleRate)
         rampStep = Float(1 / (2 * sampleRate))
         random = RandomSource(seed: seed)
@@ -105,8 +108,8 @@ public struct Granulator {
         samplesPerSpawn = max(1, Int(sampleRate / density))
         probability = clamp(s.grainProbability, 0, 1)
         let a = clamp(s.grainSizeMinMilliseconds, 5, 800), b = clamp(s.grainSizeMaxMilliseconds, 5, 800)
-        sizeMin = min(a, b) * sampleRate / 1000
-        sizeMax = max(a, b) * sampleRate / 1000
+        sizeMin = min(a, b)
+        sizeMax = max(a, b)
         spray = clamp(s.sprayMilliseconds, 0, 600) * sampleRate / 1000
         jitter = clamp(s.jitterMilliseconds, 0, 30) * sampleRate / 1000
         pitchMode = s.pitchMode

@@ -13,7 +13,7 @@ extension Granulator {
         var slot = -1
         for i in 0..<Self.maxGrains where !grains[i].active { slot = i; break }
         if slot < 0 { return }
-        let length = max(1, Int(sizeMin + Self.unit(&random) * (sizeMax - sizeMin)))
+        let length = max(1, Int((sizeMin + Self.unit(&random) * (sizeMax - sizeMin)) * samplesPerMillisecond))
         let back = spray + Self.unit(&random) * spray
         let offset = (Self.unit(&random) - 0.5) * 2 * jitter
         let n = Double(Self.bufferLength)
@@ -30,7 +30,6 @@ extension Granulator {
         g.active = true
         g.start = start
         g.length = length
-        g.windowStep = Double(Self.windowLength) / Double(length)
         g.rate = FastMath.exp2((semitones + transpose) / 12)
         g.gainL = panL[panIndex]
         g.gainR = panR[panIndex]
@@ -56,7 +55,7 @@ extension Granulator {
             let fraction = Float(position - Double(index))
             let a = bufferL[index], b = bufferL[next]
             let c = bufferR[index], d = bufferR[next]
-            let w = window[min(Self.windowLength - 1, Int(Double(g.elapsed) * g.windowStep))]
+            let w = window[min(Self.windowLength - 1, Int(Double(g.elapsed) / Double(g.length) * Double(Self.windowLength)))]
             sumL += (a + (b - a) * fraction) * w * g.gainL
             sumR += (c + (d - c) * fraction) * w * g.gainR
             g.elapsed += 1
