@@ -161,4 +161,24 @@ final class GranulatorTests: XCTestCase {
             XCTAssertLessThanOrEqual(Measure.peak(out.l), Granulator.outputGain * 64 * 5, "case \(n)")
         }
     }
+
+    /// A loaded sequence replaces the seeded draws: its first value of each attempt is the
+    /// probability draw, and harmonic/pan draws of 0 give unison hard left.
+    func testLoadedSequenceDrivesTheDraws() {
+        var s = Granulator.Settings()
+        s.grainProbability = 0.8; s.density = 25; s.stereoSpread = 1; s.pitchSpread = 12
+        func started(_ value: Float) -> (started: Int, right: Float) {
+            var g = Granulator(sampleRate: 48_000, seed: 3, settings: s)
+            defer { g.deallocate() }
+            [Float](repeating: value, count: 10_000).withUnsafeBufferPointer { g.loadSequence($0) }
+            var peakR: Float = 0
+            for i in 0..<48_000 { peakR = max(peakR, abs(g.process(i % 2 == 0 ? 0.5 : -0.5, 0.5).1)) }
+            return (g.grainsStarted, peakR)
+        }
+        XCTAssertEqual(started(0.9).started, 0)  // 0.9 > 0.8 every time
+        let low = started(0)
+        XCTAssertEqual(low.started, 48_000 / 1920)
+        XCTAssertLessThan(low.right, 1e-6)  // pan −1: right gain cos(π/2) ≈ 0
+        XCTAssertEqual(started(.nan).started, 48_000 / 1920)  // NaN is read as 0, not a crash
+    }
 }

@@ -29,6 +29,10 @@ public struct Granulator {
     @usableFromInline var writePosition = 0
     @usableFromInline var random: RandomSource
     @usableFromInline var pink: KelletPink
+    /// An optional engine-supplied draw sequence (see `loadSequence`).
+    @usableFromInline let sequence: UnsafeMutablePointer<Float>
+    @usableFromInline var sequenceCount = 0
+    @usableFromInline var sequenceIndex = 0
 
     // Derived from the settings (all in samples or plain factors).
     @usableFromInline var samplesPerSpawn = 1920
@@ -76,6 +80,8 @@ public struct Granulator {
             bufferL[i] = p
             bufferR[i] = p * Float(1 + (Self.unit(&prefill) - 0.5) * 0.1)
         }
+        sequence = .allocate(capacity: Self.sequenceCapacity)
+        sequence.initialize(repeating: 0, count: Self.sequenceCapacity)
         grains = .allocate(capacity: Self.maxGrains)
         grains.initialize(repeating: Grain(), count: Self.maxGrains)
         window = .allocate(capacity: Self.windowLength)
@@ -96,6 +102,7 @@ public struct Granulator {
         bufferL.deallocate()
         bufferR.deallocate()
         grains.deallocate()
+        sequence.deallocate()
         window.deallocate()
         panL.deallocate()
         panR.deallocate()

@@ -9,22 +9,22 @@ extension Granulator {
     /// free) size, spray, jitter, pitch, pan.
     @inlinable
     mutating func spawn() {
-        if Self.unit(&random) > probability { return }
+        if draw() > probability { return }
         var slot = -1
         for i in 0..<Self.maxGrains where !grains[i].active { slot = i; break }
         if slot < 0 { return }
-        let length = max(1, Int((sizeMin + Self.unit(&random) * (sizeMax - sizeMin)) * samplesPerMillisecond))
-        let back = spray + Self.unit(&random) * spray
-        let offset = (Self.unit(&random) - 0.5) * 2 * jitter
+        let length = max(1, Int((sizeMin + draw() * (sizeMax - sizeMin)) * samplesPerMillisecond))
+        let back = spray + draw() * spray
+        let offset = (draw() - 0.5) * 2 * jitter
         let n = Double(Self.bufferLength)
         var start = FastMath.floor(Double(writePosition) - back + offset)
         start -= FastMath.floor(start / n) * n
         let semitones: Double
         switch pitchMode {
-        case .harmonic: semitones = Self.harmonicIntervals[min(harmonicCount - 1, Int(Self.unit(&random) * Double(harmonicCount)))]
-        case .random: semitones = (Self.unit(&random) - 0.5) * 2 * pitchSpread
+        case .harmonic: semitones = Self.harmonicIntervals[min(harmonicCount - 1, Int(draw() * Double(harmonicCount)))]
+        case .random: semitones = (draw() - 0.5) * 2 * pitchSpread
         }
-        let pan = (Self.unit(&random) - 0.5) * 2 * stereoSpread
+        let pan = (draw() - 0.5) * 2 * stereoSpread
         let panIndex = min(Self.panSteps - 1, max(0, Int((pan + 1) / 2 * Double(Self.panSteps - 1))))
         var g = Grain()
         g.active = true
