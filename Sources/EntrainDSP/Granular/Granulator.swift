@@ -4,11 +4,13 @@
 /// random pitch and equal-power pan, tanh feedback into the buffer, and a pink-noise bed when
 /// the input falls silent. Output is the grain sum × 0.3 (the worklet's fixed wet mix).
 ///
-/// The web draws from `Math.random` and a per-phrase sequence; here every draw comes from a
-/// seeded generator, so the same seed gives bit-identical output. No allocation after `init`.
+/// The web's grain draws come from a per-phrase engine sequence and its noise from
+/// `Math.random`; here the noise and, unless a sequence is loaded (`loadSequence`), the draws
+/// come from generators seeded at init, so the same seed gives bit-identical output.
+/// No allocation after `init`.
 public struct Granulator {
+    // Constants are computed, not stored: a static let would run a lazy initialiser on the process thread.
     /// Frames in the buffer: the worklet's 4·48 000, whatever the sample rate.
-    // Computed, not stored: a static let would go through a lazy initialiser on the process thread.
     @inlinable public static var bufferLength: Int { 192_000 }
     @inlinable public static var maxGrains: Int { 64 }
     /// The worklet's wet mix; the engine's `level` never reaches it.
@@ -43,7 +45,7 @@ public struct Granulator {
     @usableFromInline var spray = 9600.0, jitter = 480.0
     @usableFromInline var pitchMode = PitchMode.harmonic
     @usableFromInline var pitchSpread = 3.0
-    @usableFromInline var harmonicCount = 3
+    @usableFromInline var harmonicCount = 2
     @usableFromInline var stereoSpread = 0.6
     @usableFromInline var feedback: Float = 0.1
     @usableFromInline var transpose = 0.0
