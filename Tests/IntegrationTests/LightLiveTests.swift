@@ -35,4 +35,27 @@ final class LightLiveTests: LiveClientTestCase {
         XCTAssertFalse(offsets.isEmpty)
         for offset in offsets { XCTAssertEqual(offset, 2048, accuracy: 2, "light after sound, frames") }
     }
+
+    /// While JACK freewheels (a faster-than-real-time export), light and haptics are dark; they
+    /// come back when it stops.
+    func testFreewheelingDarkensLightAndHaptics() throws {
+        let server = try self.server
+        let rec = try JackRecorder(server: server.name, channels: 2, seconds: 0.5, name: "fw")
+        let client = try startClient(["--set", "/led/source/manual=1", "--set", "/led/manual=0.7",
+                                      "--set", "/haptic/source/manual=1", "--set", "/haptic/intensity=1"], recorder: rec)
+        try rec.connect(["entrain:led", "entrain:haptic"])
+        usleep(300_000)
+        let before = try rec.record()
+        XCTAssertEqual(before[0].last!, 0.7, accuracy: 1e-6)
+        XCTAssertTrue(rec.freewheel(true), "the server refused to freewheel")
+        usleep(300_000)
+        let during = try rec.record(timeout: 30)
+        XCTAssertTrue(rec.freewheel(false))
+        usleep(500_000)
+        let after = try rec.record()
+        stopClient(client)
+        XCTAssertEqual(during[0].max(), 0, "LED dark while freewheeling")
+        XCTAssertEqual(during[1].map(abs).max(), 0, "haptic silent while freewheeling")
+        XCTAssertEqual(after[0].last!, 0.7, accuracy: 1e-6, "back after freewheeling")
+    }
 }

@@ -117,6 +117,9 @@ public final class JackRecorder {
         }
     }
 
+    /// Ask the server to freewheel (run the graph as fast as it can, as for an export) or stop.
+    public func freewheel(_ on: Bool) -> Bool { jack_set_freewheel(client, on ? 1 : 0) == 0 }
+
     /// Names of the ports a port is connected to.
     public func connections(of fullName: String) -> [String] {
         guard let port = jack_port_by_name(client, fullName),
