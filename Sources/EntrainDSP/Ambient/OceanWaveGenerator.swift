@@ -32,7 +32,7 @@ struct OceanWaveGenerator {
         if p < 0.25 { let r = p / 0.25; return r * r }
         if p < 0.35 { return 1 }
         let q = 1 - (p - 0.35) / 0.65
-        return q * q.squareRoot()
+        return q > 0 ? FastMath.exp2(1.5 * FastMath.log2(q)) : 0  // no libm sqrt on the process thread
     }
 
     /// Foam: a half sine between phases 0.2 and 0.6.
