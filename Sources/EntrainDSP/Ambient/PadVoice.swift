@@ -1,6 +1,7 @@
 /// One of the six Kessho pad voices (§4.6): sine f, triangle f·2^(−D/1200), saw f·2^(+D/1200)
 /// and saw f, mixed by `oscBrightness`, plus looped stereo "air" noise, through the main
-/// biquad → low shelf 250 Hz → peaking 3 kHz → tanh shaper → ×0.15 → envelope.
+/// biquad → low shelf 250 Hz → peaking 3 kHz → tanh shaper (2× oversampled; adds 15 frames
+/// of latency before the envelope, as a browser's oversampler also delays) → ×0.15 → envelope.
 /// Mono except for the noise. All buffers are allocated in `init`; `deallocate()` frees them.
 /// Control calls (`setTimbre`, `setFilter`, note scheduling) belong at control rate; `next()`
 /// is the per-frame kernel.
@@ -44,6 +45,7 @@ public struct PadVoice {
     @usableFromInline var shelfL = WebAudioBiquad(), shelfR = WebAudioBiquad()
     @usableFromInline var peakL = WebAudioBiquad(), peakR = WebAudioBiquad()
     @usableFromInline var shaper: TanhShaper
+    @usableFromInline var oversampler = HalfbandOversampler()
     public var envelope: TargetEnvelope
     /// Whether the voice holds a note (a chord change then crossfades instead of restarting).
     public private(set) var isActive = false
@@ -64,7 +66,9 @@ public struct PadVoice {
         air = airTarget
     }
 
-    public func deallocate() { noise.deallocate(); shaper.deallocate(); envelope.deallocate() }
+    public func deallocate() {
+        noise.deallocate(); shaper.deallocate(); oversampler.deallocate(); envelope.deallocate()
+    }
 
     /// The frame the next `next()` renders (the envelope's clock).
     public var frame: Int64 { envelope.frame }
@@ -134,8 +138,10 @@ public struct PadVoice {
         var l = mono + air * n.left, r = mono + air * n.right
         l = peakL.process(shelfL.process(filterL.process(l)))
         r = peakR.process(shelfR.process(filterR.process(r)))
+        let curve = shaper  // a copy of the table's pointer, so the closure does not touch self
+        let shaped = oversampler.process(SIMD2(l, r)) { curve.process($0) }
         let level = Float(envelope.next()) * 0.15
-        return (shaper.process(l) * level, shaper.process(r) * level)
+        return (shaped[0] * level, shaped[1] * level)
     }
 }
 

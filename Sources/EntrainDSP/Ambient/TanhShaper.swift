@@ -1,10 +1,8 @@
 /// The pad's soft clipper: Web Audio WaveShaperNode semantics with Kessho's 256-point curve
 /// y = tanh(k·x)/tanh(k), k = 1 + 3·hardness (curve point i at x = 2i/255 − 1). Inputs map
 /// linearly onto the curve and interpolate between points; beyond ±1 they hold the end values.
-///
-/// Web Audio's "2x" oversampling is not reproduced: the curve is read at the base rate. The
-/// curve is smooth (|y| ≤ 1, no corners), so the difference is the small aliasing of the
-/// harmonics that cross Nyquist, far below the pad's level after its low-pass filter.
+/// Reads the curve at whatever rate it is given; PadVoice runs it inside a HalfbandOversampler
+/// for Web Audio's "2x" mode.
 public struct TanhShaper {
     public static let points = 256
     @usableFromInline let curve: UnsafeMutablePointer<Float>
@@ -46,4 +44,7 @@ public struct TanhShaper {
         let frac = v - Float(i)
         return curve[i] + (curve[i + 1] - curve[i]) * frac
     }
+
+    @inlinable @inline(__always)
+    public func process(_ x: SIMD2<Float>) -> SIMD2<Float> { SIMD2(process(x[0]), process(x[1])) }
 }
