@@ -126,6 +126,18 @@ final class PadVoiceTests: XCTestCase {
         XCTAssertEqual(dc, 0.5, accuracy: 1e-6)
     }
 
+    func testFilterCutoffGlidesWithFiftyMillisecondTimeConstant() {
+        var voice = PadVoice(sampleRate: rate, bank: bank, seed: 3)
+        defer { voice.deallocate() }
+        XCTAssertEqual(voice.filterCutoff, 3000)
+        voice.setFilter(.lowpass, cutoff: 1000, q: 1)
+        for _ in 0..<Int(0.05 * rate) { _ = voice.next() }
+        // 1 − 1/e of the way after τ, within one 16-frame control step.
+        XCTAssertEqual(voice.filterCutoff, 3000 - 2000 * (1 - exp(-1.0)), accuracy: 2000 * 0.01)
+        for _ in 0..<Int(1 * rate) { _ = voice.next() }
+        XCTAssertEqual(voice.filterCutoff, 1000)
+    }
+
     func testShaperCurveIsNormalisedTanh() {
         var shaper = TanhShaper(hardness: 0.5)
         defer { shaper.deallocate() }

@@ -44,6 +44,13 @@ public struct PadVoice {
     @usableFromInline var filterL = WebAudioBiquad(), filterR = WebAudioBiquad()
     @usableFromInline var shelfL = WebAudioBiquad(), shelfR = WebAudioBiquad()
     @usableFromInline var peakL = WebAudioBiquad(), peakR = WebAudioBiquad()
+    // Filter cutoff, Q, shelf dB and peak dB glide with τ 50 ms too; coefficients follow
+    // every `controlStep` frames while they move (Web Audio would recompute per frame).
+    @usableFromInline var filterKind = WebAudioBiquad.Kind.lowpass
+    @usableFromInline var controls = SIMD4<Double>(), controlTargets = SIMD4<Double>()
+    @usableFromInline var controlCountdown = 0
+    @usableFromInline let controlFactor: Double
+    @usableFromInline static var controlStep: Int { 16 }
     @usableFromInline var shaper: TanhShaper
     @usableFromInline var oversampler = HalfbandOversampler()
     public var envelope: TargetEnvelope
@@ -57,13 +64,16 @@ public struct PadVoice {
         self.bank = bank
         inverseRate = 1 / sampleRate
         glideFactor = Float(TargetEnvelope.factor(timeConstant: 0.05, sampleRate: sampleRate))
+        controlFactor = TargetEnvelope.factor(timeConstant: 0.05, sampleRate: sampleRate / Double(Self.controlStep))
         noise = AirNoiseLoop(sampleRate: sampleRate, seed: seed)
         shaper = TanhShaper(hardness: timbre.hardness)
         envelope = TargetEnvelope(value: 0, sampleRate: sampleRate)
         setFilter(.lowpass, cutoff: 3000, q: 1)
         setTimbre(timbre)
-        gains = gainTargets
+        gains = gainTargets  // start settled: nothing glides in from zero
         air = airTarget
+        controls = controlTargets
+        applyControls()
     }
 
     public func deallocate() {
@@ -72,26 +82,55 @@ public struct PadVoice {
 
     /// The frame the next `next()` renders (the envelope's clock).
     public var frame: Int64 { envelope.frame }
+    /// Main filter cutoff now in effect (Hz; it glides toward the last `setFilter`).
+    public var filterCutoff: Double { controls[0] }
     /// Fundamental now sounding (Hz).
     public var currentFrequency: Double { frequency }
 
-    /// New timbre; gains glide, EQ and shaper change at once (as their Web Audio params are set).
+    /// New timbre; gains and EQ glide (τ 50 ms), detune and the shaper curve change at once.
     public mutating func setTimbre(_ t: Timbre) {
         timbre = t
         gainTargets = Self.oscillatorGains(brightness: t.oscBrightness)
         airTarget = Float(0.1 * t.airNoise)
         detuneRatio = FastMath.exp2(t.detuneCents / 1200)
-        shelfL.set(.lowshelf, frequency: 250, q: 1, gainDecibels: 8 * t.warmth, sampleRate: sampleRate)
-        shelfR = shelfL.withState(of: shelfR)
-        peakL.set(.peaking, frequency: 3000, q: 0.8, gainDecibels: 12 * (t.presence - 0.5), sampleRate: sampleRate)
-        peakR = peakL.withState(of: peakR)
+        controlTargets[2] = 8 * t.warmth
+        controlTargets[3] = 12 * (t.presence - 0.5)
         shaper.setHardness(t.hardness)
     }
 
-    /// Main filter (type, cutoff Hz, Q with Web Audio meaning), set by the caller each control tick.
+    /// Main filter (type, cutoff Hz, Q with Web Audio meaning), set by the caller each control
+    /// tick. Cutoff and Q glide (τ 50 ms); the type switches at once.
     public mutating func setFilter(_ kind: WebAudioBiquad.Kind, cutoff: Double, q: Double) {
-        filterL.set(kind, frequency: cutoff, q: q, gainDecibels: 0, sampleRate: sampleRate)
+        if kind != filterKind { filterKind = kind; controlCountdown = 0 }
+        controlTargets[0] = cutoff
+        controlTargets[1] = q
+    }
+
+    /// One glide step of the filter controls and fresh coefficients (every `controlStep` frames).
+    @usableFromInline
+    mutating func stepControls() {
+        controlCountdown = Self.controlStep
+        let distance = controls - controlTargets
+        if distance == .zero && filterKind == appliedKind { return }
+        let next = controlTargets + distance * controlFactor
+        // Snap when the remaining move is inaudible, so coefficients stop being recomputed.
+        let close = abs(next[0] - controlTargets[0]) < 1e-3 && abs(next[1] - controlTargets[1]) < 1e-5
+            && abs(next[2] - controlTargets[2]) < 1e-4 && abs(next[3] - controlTargets[3]) < 1e-4
+        controls = close ? controlTargets : next
+        applyControls()
+    }
+
+    @usableFromInline var appliedKind = WebAudioBiquad.Kind.lowpass
+
+    @usableFromInline
+    mutating func applyControls() {
+        appliedKind = filterKind
+        filterL.set(filterKind, frequency: controls[0], q: controls[1], gainDecibels: 0, sampleRate: sampleRate)
         filterR = filterL.withState(of: filterR)
+        shelfL.set(.lowshelf, frequency: 250, q: 1, gainDecibels: controls[2], sampleRate: sampleRate)
+        shelfR = shelfL.withState(of: shelfR)
+        peakL.set(.peaking, frequency: 3000, q: 0.8, gainDecibels: controls[3], sampleRate: sampleRate)
+        peakR = peakL.withState(of: peakR)
     }
 
     /// Play `frequency` from `frame`: a fresh attack if idle, else the §4.6 crossfade
@@ -134,6 +173,8 @@ public struct PadVoice {
         gains = gainTargets + (gains - gainTargets) * glideFactor
         air = airTarget + (air - airTarget) * glideFactor
 
+        controlCountdown -= 1
+        if controlCountdown <= 0 { stepControls() }
         let n = noise.next()
         var l = mono + air * n.left, r = mono + air * n.right
         l = peakL.process(shelfL.process(filterL.process(l)))
