@@ -1,7 +1,8 @@
 /// One of the six Kessho pad voices (§4.6): sine f, triangle f·2^(−D/1200), saw f·2^(+D/1200)
 /// and saw f, mixed by `oscBrightness`, plus looped stereo "air" noise, through the main
-/// biquad → low shelf 250 Hz → peaking 3 kHz → tanh shaper (2× oversampled; adds 15 frames
-/// of latency before the envelope, as a browser's oversampler also delays) → ×0.15 → envelope.
+/// biquad → low shelf 250 Hz → peaking 3 kHz → tanh shaper (2× oversampled, which delays the
+/// audio 15 frames; the envelope is not delayed to match) → ×0.15 → envelope.
+/// `Timbre.oscBrightness` takes the already rounded 0…3 value.
 /// Mono except for the noise. All buffers are allocated in `init`; `deallocate()` frees them.
 /// Control calls (`setTimbre`, `setFilter`, note scheduling) belong at control rate; `next()`
 /// is the per-frame kernel.
