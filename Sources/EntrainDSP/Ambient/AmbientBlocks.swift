@@ -1,0 +1,30 @@
+/// Block renderers for the ambient kernels: the engine's plugins call these once per period.
+/// In optimised builds they carry @_noLocks, so the compiler proves the kernels allocate,
+/// lock and retain nothing (the same proof the engine's render has).
+extension PadVoice {
+    /// Add `frames` frames of this voice into `left`/`right`.
+    #if REALTIME_CHECKED
+    @_noLocks
+    #endif
+    public mutating func add(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<frames {
+            let s = next()
+            left[i] += s.left
+            right[i] += s.right
+        }
+    }
+}
+
+extension OceanWaves {
+    /// Add `frames` frames of the ocean into `left`/`right`.
+    #if REALTIME_CHECKED
+    @_noLocks
+    #endif
+    public mutating func add(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<frames {
+            let s = next()
+            left[i] += s.left
+            right[i] += s.right
+        }
+    }
+}

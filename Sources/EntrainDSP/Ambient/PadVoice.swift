@@ -1,0 +1,198 @@
+/// One of the six Kessho pad voices (§4.6): sine f, triangle f·2^(−D/1200), saw f·2^(+D/1200)
+/// and saw f, mixed by `oscBrightness`, plus looped stereo "air" noise, through the main
+/// biquad → low shelf 250 Hz → peaking 3 kHz → tanh shaper (2× oversampled, which delays the
+/// audio 15 frames; the envelope is not delayed to match) → ×0.15 → envelope.
+/// `Timbre.oscBrightness` takes the already rounded 0…3 value.
+/// Mono except for the noise. All buffers are allocated in `init`; `deallocate()` frees them.
+/// Control calls (`setTimbre`, `setFilter`, note scheduling) belong at control rate; `next()`
+/// is the per-frame kernel.
+public struct PadVoice {
+    /// Timbre parameters (Kessho keys oscBrightness, detune, warmth, presence, hardness, airNoise).
+    public struct Timbre: Sendable, Equatable {
+        public var oscBrightness: Int, detuneCents: Double
+        public var warmth: Double, presence: Double, hardness: Double, airNoise: Double
+        public init(oscBrightness: Int = 2, detuneCents: Double = 0, warmth: Double = 0.4,
+                    presence: Double = 0.3, hardness: Double = 0.3, airNoise: Double = 0.15) {
+            self.oscBrightness = oscBrightness; self.detuneCents = detuneCents; self.warmth = warmth
+            self.presence = presence; self.hardness = hardness; self.airNoise = airNoise
+        }
+    }
+
+    /// Mix gains (sine, triangle −D, saw +D, saw) per rounded oscBrightness 0…3.
+    public static func oscillatorGains(brightness: Int) -> SIMD4<Float> {
+        switch min(max(brightness, 0), 3) {
+        case 0: return [1, 0, 0, 0]
+        case 1: return [0.2, 0.8, 0, 0]
+        case 2: return [0, 0.4, 0.3, 0.3]
+        default: return [0, 0, 0.5, 0.5]
+        }
+    }
+
+    public let sampleRate: Double
+    @usableFromInline let bank: WavetableBank
+    @usableFromInline let inverseRate: Double
+    @usableFromInline var sine = Oscillator(), triangle = Oscillator(), sawUp = Oscillator(), saw = Oscillator()
+    @usableFromInline var frequency: Double = 0
+    @usableFromInline var detuneRatio: Double = 1
+    // A pitch step waiting for its frame (the crossfade changes pitch mid-envelope).
+    @usableFromInline var pendingFrequency: Double = 0
+    @usableFromInline var pendingFrame: Int64 = .max
+    // Gains glide with τ 50 ms, as every Kessho gain change does (setTargetAtTime 0.05).
+    @usableFromInline var gains = SIMD4<Float>(repeating: 0), gainTargets = SIMD4<Float>(repeating: 0)
+    @usableFromInline var air: Float = 0, airTarget: Float = 0
+    @usableFromInline let glideFactor: Float
+    @usableFromInline var noise: AirNoiseLoop
+    @usableFromInline var filterL = WebAudioBiquad(), filterR = WebAudioBiquad()
+    @usableFromInline var shelfL = WebAudioBiquad(), shelfR = WebAudioBiquad()
+    @usableFromInline var peakL = WebAudioBiquad(), peakR = WebAudioBiquad()
+    // Filter cutoff, Q, shelf dB and peak dB glide with τ 50 ms too; coefficients follow
+    // every `controlStep` frames while they move (Web Audio would recompute per frame).
+    @usableFromInline var filterKind = WebAudioBiquad.Kind.lowpass
+    @usableFromInline var controls = SIMD4<Double>(), controlTargets = SIMD4<Double>()
+    @usableFromInline var controlCountdown = 0
+    @usableFromInline let controlFactor: Double
+    @usableFromInline static var controlStep: Int { 16 }
+    @usableFromInline var shaper: TanhShaper
+    @usableFromInline var oversampler = HalfbandOversampler()
+    public var envelope: TargetEnvelope
+    /// Whether the voice holds a note (a chord change then crossfades instead of restarting).
+    public private(set) var isActive = false
+    public private(set) var timbre = Timbre()
+
+    /// `bank` must be built for `sampleRate` (WavetableBank.shared); `seed` fixes the air noise.
+    public init(sampleRate: Double, bank: WavetableBank, seed: UInt64, timbre: Timbre = Timbre()) {
+        self.sampleRate = sampleRate
+        self.bank = bank
+        inverseRate = 1 / sampleRate
+        glideFactor = Float(TargetEnvelope.factor(timeConstant: 0.05, sampleRate: sampleRate))
+        controlFactor = TargetEnvelope.factor(timeConstant: 0.05, sampleRate: sampleRate / Double(Self.controlStep))
+        noise = AirNoiseLoop(sampleRate: sampleRate, seed: seed)
+        shaper = TanhShaper(hardness: timbre.hardness)
+        envelope = TargetEnvelope(value: 0, sampleRate: sampleRate)
+        setFilter(.lowpass, cutoff: 3000, q: 1)
+        setTimbre(timbre)
+        gains = gainTargets  // start settled: nothing glides in from zero
+        air = airTarget
+        controls = controlTargets
+        applyControls()
+    }
+
+    public func deallocate() {
+        noise.deallocate(); shaper.deallocate(); oversampler.deallocate(); envelope.deallocate()
+    }
+
+    /// The frame the next `next()` renders (the envelope's clock).
+    public var frame: Int64 { envelope.frame }
+    /// Main filter cutoff now in effect (Hz; it glides toward the last `setFilter`).
+    public var filterCutoff: Double { controls[0] }
+    /// Fundamental now sounding (Hz).
+    public var currentFrequency: Double { frequency }
+
+    /// New timbre; gains and EQ glide (τ 50 ms), detune and the shaper curve change at once.
+    public mutating func setTimbre(_ t: Timbre) {
+        timbre = t
+        gainTargets = Self.oscillatorGains(brightness: t.oscBrightness)
+        airTarget = Float(0.1 * t.airNoise)
+        detuneRatio = FastMath.exp2(t.detuneCents / 1200)
+        controlTargets[2] = 8 * t.warmth
+        controlTargets[3] = 12 * (t.presence - 0.5)
+        shaper.setHardness(t.hardness)
+    }
+
+    /// Main filter (type, cutoff Hz, Q with Web Audio meaning), set by the caller each control
+    /// tick. Cutoff and Q glide (τ 50 ms); the type switches at once.
+    public mutating func setFilter(_ kind: WebAudioBiquad.Kind, cutoff: Double, q: Double) {
+        if kind != filterKind { filterKind = kind; controlCountdown = 0 }
+        controlTargets[0] = cutoff
+        controlTargets[1] = q
+    }
+
+    /// One glide step of the filter controls and fresh coefficients (every `controlStep` frames).
+    @usableFromInline
+    mutating func stepControls() {
+        controlCountdown = Self.controlStep
+        let distance = controls - controlTargets
+        if distance == .zero && filterKind == appliedKind { return }
+        let next = controlTargets + distance * controlFactor
+        // Snap when the remaining move is inaudible, so coefficients stop being recomputed.
+        let close = abs(next[0] - controlTargets[0]) < 1e-3 && abs(next[1] - controlTargets[1]) < 1e-5
+            && abs(next[2] - controlTargets[2]) < 1e-4 && abs(next[3] - controlTargets[3]) < 1e-4
+        controls = close ? controlTargets : next
+        applyControls()
+    }
+
+    @usableFromInline var appliedKind = WebAudioBiquad.Kind.lowpass
+
+    @usableFromInline
+    mutating func applyControls() {
+        appliedKind = filterKind
+        filterL.set(filterKind, frequency: controls[0], q: controls[1], gainDecibels: 0, sampleRate: sampleRate)
+        filterR = filterL.withState(of: filterR)
+        shelfL.set(.lowshelf, frequency: 250, q: 1, gainDecibels: controls[2], sampleRate: sampleRate)
+        shelfR = shelfL.withState(of: shelfR)
+        peakL.set(.peaking, frequency: 3000, q: 0.8, gainDecibels: controls[3], sampleRate: sampleRate)
+        peakR = peakL.withState(of: peakR)
+    }
+
+    /// Play `frequency` from `frame`: a fresh attack if idle, else the §4.6 crossfade
+    /// (release now, new pitch and attack R/2 later).
+    public mutating func play(frequency: Double, envelope env: PadEnvelope, atFrame frame: Int64) {
+        if isActive {
+            let restart = envelope.scheduleCrossfade(env, atFrame: frame)
+            pendingFrequency = frequency; pendingFrame = restart
+        } else {
+            envelope.scheduleAttack(env, atFrame: frame)
+            pendingFrequency = frequency; pendingFrame = frame
+        }
+        isActive = true
+    }
+
+    /// Release toward 0 (τ = R/4) from `frame`; the voice is then idle.
+    public mutating func release(envelope env: PadEnvelope, atFrame frame: Int64) {
+        envelope.scheduleRelease(env, atFrame: frame)
+        pendingFrame = .max
+        isActive = false
+    }
+
+    /// One stereo frame.
+    @inlinable @inline(__always)
+    public mutating func next() -> (left: Float, right: Float) {
+        if envelope.frame >= pendingFrame {
+            frequency = pendingFrequency
+            pendingFrame = .max
+        }
+        let f = frequency, up = f * detuneRatio, down = f / detuneRatio
+        let g = gains
+        var mono = g[0] * sine.value(.sine, frequency: f, bank: bank)
+        mono += g[1] * triangle.value(.triangle, frequency: down, bank: bank)
+        mono += g[2] * sawUp.value(.saw, frequency: up, bank: bank)
+        mono += g[3] * saw.value(.saw, frequency: f, bank: bank)
+        sine.advance(frequency: f, inverseRate: inverseRate)
+        triangle.advance(frequency: down, inverseRate: inverseRate)
+        sawUp.advance(frequency: up, inverseRate: inverseRate)
+        saw.advance(frequency: f, inverseRate: inverseRate)
+        gains = gainTargets + (gains - gainTargets) * glideFactor
+        air = airTarget + (air - airTarget) * glideFactor
+
+        controlCountdown -= 1
+        if controlCountdown <= 0 { stepControls() }
+        let n = noise.next()
+        var l = mono + air * n.left, r = mono + air * n.right
+        l = peakL.process(shelfL.process(filterL.process(l)))
+        r = peakR.process(shelfR.process(filterR.process(r)))
+        let curve = shaper  // a copy of the table's pointer, so the closure does not touch self
+        let shaped = oversampler.process(SIMD2(l, r)) { curve.process($0) }
+        let level = Float(envelope.next()) * 0.15
+        return (shaped[0] * level, shaped[1] * level)
+    }
+}
+
+extension WebAudioBiquad {
+    /// These coefficients with `other`'s filter state (so both channels share one `set`).
+    @inlinable
+    func withState(of other: WebAudioBiquad) -> WebAudioBiquad {
+        var copy = self
+        copy.z1 = other.z1; copy.z2 = other.z2
+        return copy
+    }
+}
