@@ -166,7 +166,7 @@ public struct OSCRouter: Sendable {
                 let values = try library.presets.load(try text(0), over: engine.values)
                 let glide = a.count > 1 ? try number(1) : 2
                 guard glide >= 0 else { throw ParameterError.constraint(message.address, reason: "the glide time must be ≥ 0") }
-                try engine.set(engine.table.entries.filter { !$0.spec.address.hasPrefix("/master/") }
+                try engine.set(engine.table.entries.filter { !$0.spec.address.hasPrefix("/master/") && !Presets.excluded.contains($0.spec.address) }
                     .map { EngineHost.Change($0.spec.address, values[$0.index], glide: glide) })
             case "/preset/rename": try library.presets.store.rename(try text(0), to: try text(1))
             case "/preset/delete": try library.presets.store.delete(try text(0))

@@ -92,3 +92,18 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(beat(at: 8.5)!, 12, accuracy: 1e-9)
     }
 }
+
+/// Arming the strobe is never carried in by a preset, a playlist or the last-used settings.
+final class PresetArmingTests: XCTestCase {
+    func testPresetsNeitherStoreNorApplyTheStrobeArming() throws {
+        var values = Engine.parameterTable.defaults
+        values[try Engine.parameterTable.entry(for: "/led/arm").index] = 1
+        let presets = Presets(dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("arm-\(getpid())"))
+        let document = presets.document(name: "armed", values: values)
+        XCTAssertFalse(document.contains("/led/arm"))
+        let text = #"{"values": {"/led/arm": 1, "/entrain/beat": 7}}"#
+        let decoded = try Presets.decode(text, file: "old.json", over: Engine.parameterTable.defaults)
+        XCTAssertEqual(decoded[try Engine.parameterTable.entry(for: "/led/arm").index], 0, "an old file's arming is ignored")
+        XCTAssertEqual(decoded[try Engine.parameterTable.entry(for: "/entrain/beat").index], 7)
+    }
+}

@@ -96,8 +96,10 @@ public struct Playlists: Sendable {
             switch item.kind {
             case .preset:
                 let values = try presets.load(item.name, over: table.defaults)
-                // Everything but the master section (fades and ceiling belong to the run, not a preset).
-                let changes = table.entries.filter { !$0.spec.address.hasPrefix("/master/") }.map { ($0.spec.address, values[$0.index]) }
+                // Everything but the master section (fades and ceiling belong to the run, not a
+                // preset) and what presets never carry (arming the strobe).
+                let changes = table.entries.filter { !$0.spec.address.hasPrefix("/master/") && !Presets.excluded.contains($0.spec.address) }
+                    .map { ($0.spec.address, values[$0.index]) }
                 stages.append(Session.Stage(name: item.name, duration: item.duration ?? 0, transition: .crossfade,
                                             fade: item.fade, changes: changes, pluginBlocks: []))
             case .session:

@@ -14,9 +14,13 @@ public struct Presets: Sendable {
         store = NamedStore(kind: "preset", folder: dataDirectory.appendingPathComponent("presets"))
     }
 
+    /// Not part of any preset: arming the strobe is a decision made each run (--arm-strobe or
+    /// /led/arm), never something a preset, playlist or last-used settings may carry in.
+    public static let excluded: Set<String> = ["/led/arm"]
+
     /// The document for `values`: every parameter, in table order.
     public func document(name: String, values: ParameterValues) -> String {
-        let lines = table.entries.map { entry -> String in
+        let lines = table.entries.filter { !Self.excluded.contains($0.spec.address) }.map { entry -> String in
             let value = values[entry.index]
             let text: String
             if case .choice(let options, _) = entry.spec.kind { text = "\"\(options[Int(value)])\"" } else { text = ParameterSpec.format(value) }
@@ -48,6 +52,7 @@ public struct Presets: Sendable {
         var problems: [String] = []
         for (address, node) in members {
             guard let entry = try? table.entry(for: address) else { problems.append("\(node.line):\(node.column): unknown parameter \(address)"); continue }
+            if excluded.contains(address) { continue }  // older files may hold it: ignored, never applied
             do {
                 switch node.value {
                 case .number(let n): values[entry.index] = try entry.spec.validate(n)
