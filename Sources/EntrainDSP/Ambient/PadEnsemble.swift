@@ -1,0 +1,94 @@
+/// The six always-running pad voices of the Kessho engine (§4.6) and their shared filter walk
+/// (§4.7). A chord maps onto the voices enabled in a mask; each voice starts after its own
+/// stagger offset; disabled voices release.
+public struct PadEnsemble {
+    public static var voiceCount: Int { 6 }
+
+    public let sampleRate: Double
+    let voices: UnsafeMutablePointer<PadVoice>
+    public var walk: FilterWalk
+    public var filterKind = WebAudioBiquad.Kind.lowpass
+    public var cutoffLow = 400.0, cutoffHigh = 4000.0, filterQ = 1.0, filterModSpeed = 1.0
+
+    public init(sampleRate: Double, bank: WavetableBank, seed: UInt64, timbre: PadVoice.Timbre = PadVoice.Timbre()) {
+        self.sampleRate = sampleRate
+        voices = .allocate(capacity: Self.voiceCount)
+        for i in 0..<Self.voiceCount {
+            (voices + i).initialize(to: PadVoice(sampleRate: sampleRate, bank: bank, seed: seed &+ UInt64(i) &* 0x9E37_79B9, timbre: timbre))
+        }
+        walk = FilterWalk(sampleRate: sampleRate, seed: seed ^ 0x7761_6C6B)
+    }
+
+    public func deallocate() {
+        for i in 0..<Self.voiceCount { voices[i].deallocate() }
+        voices.deinitialize(count: Self.voiceCount).deallocate()
+    }
+
+    public func voice(_ i: Int) -> PadVoice { voices[i] }
+
+    /// Which chord note each voice plays (nil: released). The usable notes are chord[i] for
+    /// i < min(6, chordSize) whose mask bit is set (none: chord[0]); enabled voice i takes
+    /// usable[(enabled voices below i) mod count].
+    public static func assignment(chordSize: Int, mask: Int) -> InlineArray<6, Int> {
+        var usable = InlineArray<6, Int>(repeating: -1)
+        var count = 0
+        for i in 0..<min(6, chordSize) where mask & (1 << i) != 0 {
+            usable[count] = i
+            count += 1
+        }
+        if count == 0 { usable[0] = 0; count = 1 }
+        var result = InlineArray<6, Int>(repeating: -1)
+        var enabledBelow = 0
+        for v in 0..<voiceCount where mask & (1 << v) != 0 {
+            result[v] = usable[enabledBelow % count]
+            enabledBelow += 1
+        }
+        return result
+    }
+
+    /// Stagger offsets from six uniform draws: u·waveSpread, sorted ascending (voice i gets the
+    /// i-th smallest).
+    public static func stagger(_ draws: InlineArray<6, Double>, waveSpread: Double) -> InlineArray<6, Double> {
+        var offsets = draws
+        for i in 0..<6 { offsets[i] = draws[i] * waveSpread }
+        for i in 1..<6 {  // insertion sort: six values
+            var j = i
+            while j > 0 && offsets[j - 1] > offsets[j] {
+                let t = offsets[j]; offsets[j] = offsets[j - 1]; offsets[j - 1] = t
+                j -= 1
+            }
+        }
+        return offsets
+    }
+
+    /// Apply a chord (`chordSize` frequencies) from `frame`, voice i after offsets[i] seconds.
+    public mutating func apply(chord: InlineArray<6, Double>, chordSize: Int, mask: Int, envelope: PadEnvelope,
+                               offsets: InlineArray<6, Double>, atFrame frame: Int64) {
+        let notes = Self.assignment(chordSize: chordSize, mask: mask)
+        for v in 0..<Self.voiceCount {
+            let start = frame + Int64(offsets[v] * sampleRate)
+            if notes[v] >= 0 {
+                voices[v].play(frequency: chord[notes[v]], envelope: envelope, atFrame: start)
+            } else if voices[v].isActive {
+                voices[v].release(envelope: envelope, atFrame: frame)
+            }
+        }
+    }
+
+    /// One stereo frame: the walk steps every 100 ms and retunes every voice's filter.
+    @inline(__always)
+    public mutating func next() -> (left: Float, right: Float) {
+        if walk.tick(speed: filterModSpeed) {
+            let cutoff = walk.cutoff(low: min(cutoffLow, cutoffHigh), high: max(cutoffLow, cutoffHigh))
+            let q = FilterWalk.q(filterQ, cutoff: cutoff)
+            for v in 0..<Self.voiceCount { voices[v].setFilter(filterKind, cutoff: cutoff, q: q) }
+        }
+        var l: Float = 0, r: Float = 0
+        for v in 0..<Self.voiceCount {
+            let (a, b) = voices[v].next()
+            l += a
+            r += b
+        }
+        return (l, r)
+    }
+}
