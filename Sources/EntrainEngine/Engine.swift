@@ -68,10 +68,10 @@ public struct Engine {
                                   values: Array(values.storage[b..<(b + BeatAnalysisPlugin.descriptor.parameters.count)]))
         light = LightPlugin(sampleRate: sampleRate,
                             values: Array(values.storage[l..<(l + LightPlugin.descriptor.parameters.count)]))
-        light.voice = entrainment.voices
+        light.follower.voice = entrainment.voices
         haptic = HapticPlugin(sampleRate: sampleRate,
                               values: Array(values.storage[h..<(h + HapticPlugin.descriptor.parameters.count)]))
-        haptic.voice = entrainment.voices
+        haptic.follower.voice = entrainment.voices
         entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
         fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
         entrainmentBus.fade(to: 1, frames: fadeInFrames)

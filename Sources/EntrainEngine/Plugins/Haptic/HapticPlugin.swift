@@ -12,9 +12,8 @@ struct HapticPlugin: EnginePlugin {
 
     let sampleRate: Double
     let inverseRate: Double
-    var voice: UnsafeMutablePointer<EntrainmentVoice>?
-    var clock: StrobeClock
-    var voiceWasActive = false
+    /// Voice 1's beat, on the same kind of exact clock as the strobe's.
+    var follower: VoiceFollower
     var useEntrainment = true, useBeat = false, useManual = false, usePattern = true
     var intensity = Glide(0.5)
     var sharpness = Glide(0.3)
@@ -40,7 +39,7 @@ struct HapticPlugin: EnginePlugin {
     init(sampleRate: Double, values: [Double]) {
         self.sampleRate = sampleRate
         inverseRate = 1 / sampleRate
-        clock = StrobeClock(sampleRate: sampleRate)
+        follower = VoiceFollower(sampleRate: sampleRate)
         delay = DelayLine(capacity: Int(2.5 * sampleRate))
         intensityDelay = DelayLine(capacity: Int(2.5 * sampleRate))
         sharpnessDelay = DelayLine(capacity: Int(2.5 * sampleRate))
@@ -79,28 +78,18 @@ struct HapticPlugin: EnginePlugin {
         let out = io[.haptic], intensityOut = io[.hapticIntensity], sharpnessOut = io[.hapticSharpness]
         // Nobody listens: skip the work, and pick up voice 1's phase again when someone does.
         guard out != nil || intensityOut != nil || sharpnessOut != nil else {
-            voiceWasActive = false
+            follower.forget()
             burst = 0
             return
         }
         delay.setDelay(latencyFrames)
         intensityDelay.setDelay(latencyFrames)
         sharpnessDelay.setDelay(latencyFrames)
-        var swell = false
-        var frequency = 0.0, steady = true
-        if let voice {
-            let v = voice.pointee
-            swell = useEntrainment && v.isActive
-            if swell && !voiceWasActive { clock.synchronise(phase: v.gate.phase) }
-            voiceWasActive = v.isActive
-            frequency = v.beat.value
-            steady = !v.beat.isMoving
-        }
-        var beatGlide = voice?.pointee.beat ?? Glide(0)
+        follower.begin(following: useEntrainment)
+        let swell = follower.active
         for i in range {
             let frame = periodStart + Int64(i)
-            let f = steady ? frequency : beatGlide.next()
-            let phase = clock.tick(frame: frame, frequency: f, steady: steady)
+            let (f, phase) = follower.next(frame: frame)
             var feel = Float(sharpness.next())
             let manualLevel = Float(intensity.next())
             var strength: Float = 0

@@ -13,10 +13,8 @@ struct LightPlugin: EnginePlugin {
     static var descriptor: PluginDescriptor { P.descriptor }
 
     let sampleRate: Double
-    /// Voice 1 of the entrainment plugin (stable heap memory): its beat frequency, mode and gate.
-    var voice: UnsafeMutablePointer<EntrainmentVoice>?
-    var clock: StrobeClock
-    var voiceWasActive = false
+    /// Voice 1's beat, on an exact clock.
+    var follower: VoiceFollower
 
     var armed = false
     var useEntrainment = true, useBeat = false, useManual = false, usePattern = false
@@ -47,7 +45,7 @@ struct LightPlugin: EnginePlugin {
 
     init(sampleRate: Double, values: [Double]) {
         self.sampleRate = sampleRate
-        clock = StrobeClock(sampleRate: sampleRate)
+        follower = VoiceFollower(sampleRate: sampleRate)
         thermal = LEDThermalModel(sampleRate: sampleRate)
         delay = DelayLine(capacity: Int(2.5 * sampleRate))
         for (index, value) in values.enumerated() { set(index, to: value, glideFrames: 0, exponential: false) }
@@ -98,27 +96,16 @@ struct LightPlugin: EnginePlugin {
         // Nobody listens (no LED port connected, or an offline render of the audio only): skip
         // the work, and pick up voice 1's phase again when someone does.
         guard present > 0 else {
-            voiceWasActive = false
+            follower.forget()
             flash = 0
             return
         }
         delay.setDelay(latencyFrames + offsetFrames)
-        var strobeOn = false
-        var frequency = 0.0, steady = true, isochronic = false
-        if let voice {
-            let v = voice.pointee
-            strobeOn = useEntrainment && v.isActive
-            if strobeOn && !voiceWasActive { clock.synchronise(phase: v.gate.phase) }
-            voiceWasActive = v.isActive
-            frequency = v.beat.value
-            steady = !v.beat.isMoving
-            isochronic = v.mode.selected == EntrainmentParameters.Mode.isochronic.rawValue
-        }
-        var beatGlide = voice?.pointee.beat ?? Glide(0)
+        follower.begin(following: useEntrainment)
+        let strobeOn = follower.active, isochronic = follower.isochronic
         for i in range {
             let frame = periodStart + Int64(i)
-            let f = steady ? frequency : beatGlide.next()
-            let phase = clock.tick(frame: frame, frequency: f, steady: steady)
+            let (f, phase) = follower.next(frame: frame)
             let brightness = Float(level.next())
             var x: Float = 0
             if armed {
