@@ -51,8 +51,7 @@ public struct StereoNoise {
     @usableFromInline var s0, s1, s2, s3: SIMD2<UInt32>
     // Pink: Paul Kellet's published set of first-order low-passes plus a direct term (public-domain
     // numbers): a -3 dB/octave slope within about ±0.5 dB across the audio band at 44.1-48 kHz.
-    @usableFromInline var p0 = SIMD2<Float>(), p1 = SIMD2<Float>(), p2 = SIMD2<Float>(), p3 = SIMD2<Float>()
-    @usableFromInline var p4 = SIMD2<Float>(), p5 = SIMD2<Float>(), p6 = SIMD2<Float>()
+    @usableFromInline var pinkFilter = KelletFilter()
     @usableFromInline var brown = SIMD2<Float>()
 
     public init(leftSeed: UInt64, rightSeed: UInt64) {
@@ -93,17 +92,7 @@ public struct StereoNoise {
 
     // Scale factors measured so each colour has RMS targetRMS (NoiseTests checks them).
     @inlinable @inline(__always)
-    mutating func pinkStep(_ w: SIMD2<Float>) -> SIMD2<Float> {
-        p0 = 0.99886 * p0 + w * 0.0555179
-        p1 = 0.99332 * p1 + w * 0.0750759
-        p2 = 0.96900 * p2 + w * 0.1538520
-        p3 = 0.86650 * p3 + w * 0.3104856
-        p4 = 0.55000 * p4 + w * 0.5329522
-        p5 = -0.7616 * p5 - w * 0.0168980
-        let pink = p0 + p1 + p2 + p3 + p4 + p5 + p6 + w * 0.5362
-        p6 = w * 0.115926
-        return pink * 0.1423
-    }
+    mutating func pinkStep(_ w: SIMD2<Float>) -> SIMD2<Float> { pinkFilter.step(w) * 0.1423 }
 
     /// Brown: leaky integrator, corner ≈ 10 Hz at 48 kHz; the leak keeps it from wandering off.
     @inlinable @inline(__always)
