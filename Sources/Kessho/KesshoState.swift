@@ -1,8 +1,7 @@
 /// The web app's state object: an insertion-ordered map, because the order is part of the
 /// JSON that seeds every phrase (defaults order first, then unknown preset keys in file order).
 public struct KesshoState: Sendable, Equatable {
-    public private(set) var keys: [String] = []
-    private var values: [String: KesshoValue] = [:]
+    private var map = KesshoOrderedMap<KesshoValue>()
 
     public init() {}
 
@@ -13,26 +12,21 @@ public struct KesshoState: Sendable, Equatable {
         return s
     }()
 
-    public var count: Int { keys.count }
+    public var keys: [String] { map.keys }
+    public var count: Int { map.count }
 
     /// Setting a new key appends it (as a JS object does); setting nil removes it.
     public subscript(key: String) -> KesshoValue? {
-        get { values[key] }
-        set {
-            if let newValue {
-                if values.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if values.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
-            }
-        }
+        get { map[key] }
+        set { map[key] = newValue }
     }
 
-    public func number(_ key: String) -> Double? { values[key]?.number }
-    public func bool(_ key: String) -> Bool? { values[key]?.bool }
-    public func string(_ key: String) -> String? { values[key]?.string }
+    public func number(_ key: String) -> Double? { map[key]?.number }
+    public func bool(_ key: String) -> Bool? { map[key]?.bool }
+    public func string(_ key: String) -> String? { map[key]?.string }
 
     /// Keys present that the parameter table does not describe (kept, hashed, otherwise ignored).
     public var unknownKeys: [String] { keys.filter { KesshoParameters.index[$0] == nil } }
 
-    public var entries: [(key: String, value: KesshoValue)] { keys.map { ($0, values[$0]!) } }
+    public var entries: [(key: String, value: KesshoValue)] { map.entries }
 }

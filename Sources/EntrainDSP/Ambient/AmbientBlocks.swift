@@ -1,6 +1,8 @@
 /// Block renderers for the ambient kernels: the engine's plugins call these once per period.
 /// In optimised builds they carry @_noLocks, so the compiler proves the kernels allocate,
-/// lock and retain nothing (the same proof the engine's render has).
+/// lock and retain nothing (the same proof the engine's render has). One loop per concrete
+/// type on purpose: a shared generic version cannot carry @_noLocks (unspecialised generic
+/// code may need metadata).
 extension PadVoice {
     /// Add `frames` frames of this voice into `left`/`right`.
     #if REALTIME_CHECKED
