@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "BeatLab", dependencies: ["EntrainEngine"]),
 
         // Kessho port, deterministic part: parameter state, presets, seeded RNG, harmony. No audio.
-        .target(name: "Kessho"),
+        .target(name: "Kessho", dependencies: ["EntrainDSP"]),
 
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),

@@ -5,7 +5,7 @@
 /// in dB. Coefficients use our own sine and exponentials, so they can be recomputed on the
 /// process thread. Transposed direct form II, one channel.
 public struct WebAudioBiquad {
-    public enum Kind: Int, Sendable { case lowpass = 0, highpass, bandpass, lowshelf, highshelf, peaking, notch, allpass }
+    public enum Kind: Int, Sendable, BitwiseCopyable { case lowpass = 0, highpass, bandpass, lowshelf, highshelf, peaking, notch, allpass }
 
     @usableFromInline var b0: Float = 1, b1: Float = 0, b2: Float = 0, a1: Float = 0, a2: Float = 0
     @usableFromInline var z1: Float = 0, z2: Float = 0

@@ -33,6 +33,8 @@ public struct Engine {
     var beat: BeatAnalysisPlugin
     var light: LightPlugin
     var haptic: HapticPlugin
+    var ambient: AmbientPlugin
+    var ambientBus: OutputBus
     /// Set by the JACK client before each period: JACK is freewheeling (faster-than-real-time
     /// export: light and haptics are silent), and how much later than the light the sound
     /// reaches the listener (the audio ports' playback latency less the light port's).
@@ -46,11 +48,14 @@ public struct Engine {
     let status: UnsafePointer<EngineStatus>
     let beatEvents: UnsafePointer<BeatEventRing>
     let patterns: UnsafePointer<PatternSlots>
+    let ambientEvents: UnsafePointer<AmbientEventRing>
 
     init(sampleRate: Double, values: ParameterValues, commands: UnsafePointer<CommandRing>,
          status: UnsafePointer<EngineStatus>, beatEvents: UnsafePointer<BeatEventRing>,
-         patterns: UnsafePointer<PatternSlots>) {
+         patterns: UnsafePointer<PatternSlots>, ambientEvents: UnsafePointer<AmbientEventRing>,
+         ambientQuality: FDNReverb.Quality) {
         self.sampleRate = sampleRate
+        self.ambientEvents = ambientEvents
         self.commands = commands
         self.status = status
         self.beatEvents = beatEvents
@@ -75,6 +80,8 @@ public struct Engine {
         entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
         fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
         entrainmentBus.fade(to: 1, frames: fadeInFrames)
+        ambient = AmbientPlugin(sampleRate: sampleRate, quality: ambientQuality)
+        ambientBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
     }
 
     func deallocate() {
@@ -83,6 +90,8 @@ public struct Engine {
         beat.deallocate()
         light.deallocate()
         haptic.deallocate()
+        ambient.deallocate()
+        ambientBus.deallocate()
     }
 
     /// One period from the host (JACK or the offline renderer): the FFT edge of the beat analysis,
@@ -170,15 +179,34 @@ public struct Engine {
         haptic.render(io, range)
         entrainment.render(io, range)
         if let l = io[.entrainmentL], let r = io[.entrainmentR] { entrainmentBus.process(l, r, range) }
-        // Ports whose plugins have not landed yet carry silence.
-        silence(io[.ambientL], range)
-        silence(io[.ambientR], range)
+        renderAmbient(io[.ambientL], io[.ambientR], range)
     }
 
+    /// The ambient plugin, split further at its own events' frames. Without ports (an offline
+    /// render of entrainment only) its events still apply, so its state stays true.
     @inline(__always)
-    func silence(_ buffer: UnsafeMutablePointer<Float>?, _ range: Range<Int>) {
-        guard let buffer else { return }
-        for i in range { buffer[i] = 0 }
+    mutating func renderAmbient(_ left: UnsafeMutablePointer<Float>?, _ right: UnsafeMutablePointer<Float>?,
+                                _ range: Range<Int>) {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let now = frame + Int64(start)
+            while let event = ambientEvents.pointee.peek(), event.frame <= now {
+                ambient.apply(event, bus: &ambientBus)
+                ambientEvents.pointee.pop()
+            }
+            var end = range.upperBound
+            if let next = ambientEvents.pointee.peek(), next.frame < frame + Int64(end) { end = Int(next.frame - frame) }
+            if let left, let right {
+                if ambient.running {
+                    ambient.render(left, right, start..<end)
+                    ambientBus.process(left, right, start..<end)
+                    ambient.endRange(bus: ambientBus)
+                } else {
+                    for i in start..<end { left[i] = 0; right[i] = 0 }
+                }
+            }
+            start = end
+        }
     }
 
     mutating func apply(_ command: Command) {
@@ -207,6 +235,7 @@ public struct Engine {
             entrainmentBus.fade(to: 1, frames: frames)
         case .panic:
             entrainmentBus.mute(true, frames: frames)
+            ambientBus.mute(true, frames: frames)
             light.blackout = true
             haptic.blackout = true
             status.pointee.panicked.store(true, ordering: .relaxed)
@@ -214,6 +243,7 @@ public struct Engine {
             startPattern(slot: Int(command.parameter), ticks: Int(command.value), at: command.frame)
         case .resume:
             entrainmentBus.mute(false, frames: frames)
+            ambientBus.mute(false, frames: frames)
             light.blackout = false
             haptic.blackout = false
             status.pointee.panicked.store(false, ordering: .relaxed)
@@ -238,7 +268,9 @@ public struct Engine {
 
     mutating func setMaster(_ index: Int, _ value: Double) {
         switch index {
-        case MasterParameters.ceiling: entrainmentBus.limiter.setCeiling(decibels: value)
+        case MasterParameters.ceiling:
+            entrainmentBus.limiter.setCeiling(decibels: value)
+            ambientBus.limiter.setCeiling(decibels: value)
         case MasterParameters.fadeIn: fadeInFrames = Int(value * sampleRate)
         default: break  // fade-out length travels with the stop command
         }

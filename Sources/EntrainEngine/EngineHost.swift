@@ -1,4 +1,5 @@
 import EntrainCore
+import EntrainDSP
 import Synchronization
 
 /// Owns one engine and everything it points at, and is the only way the control side talks to it.
@@ -21,9 +22,13 @@ public final class EngineHost: @unchecked Sendable {
     /// Rendered patterns for the engine; `patternsSent` counts the starts pushed (under `state`).
     let patterns: UnsafeMutablePointer<PatternSlots>
     private var patternsSent = 0
+    /// Ambient conductor → ambient plugin (one producer: the conductor, under its own lock).
+    let ambientEvents: UnsafeMutablePointer<AmbientEventRing>
     private var lastPatternSlot = -1
 
-    public init(sampleRate: Double, values: ParameterValues? = nil, ringCapacity: Int = 4096) throws {
+    /// `ambientQuality` (the reverb's structure) is fixed here, as the web fixes it per start.
+    public init(sampleRate: Double, values: ParameterValues? = nil, ringCapacity: Int = 4096,
+                ambientQuality: FDNReverb.Quality = .balanced) throws {
         let values = values ?? Engine.parameterTable.defaults
         try Engine.parameterTable.checkConstraints(values)
         self.sampleRate = sampleRate
@@ -36,9 +41,12 @@ public final class EngineHost: @unchecked Sendable {
         beatEvents.initialize(to: BeatEventRing(capacity: 1024))
         patterns = .allocate(capacity: 1)
         patterns.initialize(to: PatternSlots())
+        ambientEvents = .allocate(capacity: 1)
+        ambientEvents.initialize(to: AmbientEventRing(capacity: 64))
         engine = .allocate(capacity: 1)
         engine.initialize(to: Engine(sampleRate: sampleRate, values: values, commands: ring, status: status,
-                                     beatEvents: beatEvents, patterns: patterns))
+                                     beatEvents: beatEvents, patterns: patterns, ambientEvents: ambientEvents,
+                                     ambientQuality: ambientQuality))
     }
 
     deinit {
@@ -48,6 +56,12 @@ public final class EngineHost: @unchecked Sendable {
         status.deinitialize(count: 1).deallocate()
         beatEvents.deinitialize(count: 1).deallocate()
         patterns.deinitialize(count: 1).deallocate()
+        ambientEvents.deinitialize(count: 1).deallocate()
+    }
+
+    /// Hand the ambient plugin an event. The caller (the ambient conductor) keeps frames in order.
+    public func pushAmbient(_ event: AmbientEvent) throws {
+        guard ambientEvents.pointee.push(event) else { throw EngineError.commandQueueFull }
     }
 
     /// Play a rendered pattern (intensity and sharpness, 1 kHz ticks) on the light's and the

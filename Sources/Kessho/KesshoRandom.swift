@@ -1,3 +1,5 @@
+import EntrainDSP
+
 /// xmur3 string hash: a generator of uint32 values seeded by a string's UTF-16 code units,
 /// bit-exact with the web's rng.ts (reference §4.1).
 public struct KesshoXmur3: Sendable {
@@ -27,27 +29,12 @@ public struct KesshoXmur3: Sendable {
     }
 }
 
-/// mulberry32: uint32 seed → doubles in [0, 1).
-/// The web keeps its counter as an unbounded JS double (no `|0`), so we do too: after 2^53 the
-/// addition rounds exactly as JS does, instead of wrapping like a UInt32 counter (reference §4.1 caveat).
-public struct KesshoMulberry32: Sendable {
-    private var a: Double
-
-    public init(seed: UInt32) { a = Double(seed) }
-
-    public mutating func next() -> Double {
-        a += 0x6D2B79F5
-        // ToInt32(a): the double's integer value modulo 2^32 (exact for any integer-valued double).
-        var t = UInt32(a.truncatingRemainder(dividingBy: 4294967296))
-        t = (t ^ (t >> 15)) &* (t | 1)
-        t ^= t &+ ((t ^ (t >> 7)) &* (t | 61))
-        return Double(t ^ (t >> 14)) / 4294967296
-    }
-}
+/// mulberry32 as the web's createRng uses it; the generator itself is `EntrainDSP.Mulberry32`.
+public typealias KesshoMulberry32 = Mulberry32
 
 /// createRng(s) = mulberry32(first xmur3(s) output), with the web's helpers.
 public struct KesshoRandom: Sendable {
-    private var generator: KesshoMulberry32
+    public private(set) var generator: Mulberry32
 
     public init(seed: String) { generator = KesshoMulberry32(seed: KesshoXmur3.hash(seed)) }
 

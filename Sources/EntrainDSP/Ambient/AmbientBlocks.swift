@@ -30,3 +30,32 @@ extension OceanWaves {
         }
     }
 }
+
+extension PadEnsemble {
+    /// Add `frames` frames of the six voices into `left`/`right`.
+    #if REALTIME_CHECKED
+    @_noLocks
+    #endif
+    public mutating func add(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<frames {
+            let s = next()
+            left[i] += s.left
+            right[i] += s.right
+        }
+    }
+}
+
+extension AmbientMix {
+    /// The pad bus `padL`/`padR` in, `frames` frames of the ambient master written to `left`/`right`.
+    #if REALTIME_CHECKED
+    @_noLocks
+    #endif
+    public mutating func mix(_ padL: UnsafePointer<Float>, _ padR: UnsafePointer<Float>,
+                             into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<frames {
+            let (l, r) = process(padL[i], padR[i])
+            left[i] = l
+            right[i] = r
+        }
+    }
+}

@@ -6,7 +6,7 @@
 /// (level squared, as the web's intensity and gain both apply it); masterVolume scales the sum.
 /// Disabled engines have their gains at 0 but keep running, as on the web.
 public struct AmbientMix {
-    public struct Levels: Sendable {
+    public struct Levels: Sendable, BitwiseCopyable {
         public var masterVolume = 0.7
         public var synthLevel = 0.6
         public var synthReverbSend = 0.7

@@ -12,7 +12,7 @@
 public struct OceanWaves {
     /// The worklet's parameters. Engine mapping: intensity = oceanWaveSynthLevel; min = max =
     /// oceanDuration / oceanInterval / oceanFoam / oceanDepth unless a key is sampled in a range.
-    public struct Settings: Sendable, Equatable {
+    public struct Settings: Sendable, Equatable, BitwiseCopyable {
         public var intensity: Double
         public var durationMin: Double, durationMax: Double  // s
         public var intervalMin: Double, intervalMax: Double  // s, wave start to next wave start

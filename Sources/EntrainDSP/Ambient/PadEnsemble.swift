@@ -26,6 +26,18 @@ public struct PadEnsemble {
 
     public func voice(_ i: Int) -> PadVoice { voices[i] }
 
+    /// The voices' clock: frames rendered so far (events are scheduled against it).
+    public var frame: Int64 { voices[0].frame }
+
+    public mutating func setTimbre(_ timbre: PadVoice.Timbre) {
+        for v in 0..<Self.voiceCount { voices[v].setTimbre(timbre) }
+    }
+
+    /// Release every active voice now (a stopped engine starts the next chord from silence).
+    public mutating func releaseAll(envelope: PadEnvelope) {
+        for v in 0..<Self.voiceCount where voices[v].isActive { voices[v].release(envelope: envelope, atFrame: frame) }
+    }
+
     /// Which chord note each voice plays (nil: released). The usable notes are chord[i] for
     /// i < min(6, chordSize) whose mask bit is set (none: chord[0]); enabled voice i takes
     /// usable[(enabled voices below i) mod count].

@@ -1,6 +1,6 @@
 /// The pad's envelope times (Kessho keys synthAttack/Decay/Sustain/Release), in seconds and
 /// 0–1 for the sustain level.
-public struct PadEnvelope: Sendable, Equatable {
+public struct PadEnvelope: Sendable, Equatable, BitwiseCopyable {
     public var attack: Double, decay: Double, sustain: Double, release: Double
 
     public init(attack: Double = 6, decay: Double = 1, sustain: Double = 0.8, release: Double = 12) {
@@ -14,7 +14,7 @@ extension TargetEnvelope {
     @discardableResult
     public mutating func scheduleAttack(_ env: PadEnvelope, atFrame frame: Int64, fromZero: Bool = true) -> Bool {
         cancel(fromFrame: frame)
-        let decayStart = frame + Int64((env.attack * sampleRate).rounded())
+        let decayStart = frame + Int64(FastMath.floor(env.attack * sampleRate + 0.5))
         var ok = true
         if fromZero { ok = setValue(0, atFrame: frame) && ok }
         ok = setTarget(1, timeConstant: env.attack / 3, atFrame: frame) && ok
@@ -35,7 +35,7 @@ extension TargetEnvelope {
     @discardableResult
     public mutating func scheduleCrossfade(_ env: PadEnvelope, atFrame frame: Int64) -> Int64 {
         scheduleRelease(env, atFrame: frame)
-        let restart = frame + Int64((env.release / 2 * sampleRate).rounded())
+        let restart = frame + Int64(FastMath.floor(env.release / 2 * sampleRate + 0.5))
         scheduleAttack(env, atFrame: restart, fromZero: false)
         return restart
     }

@@ -8,7 +8,7 @@
 /// is the per-frame kernel.
 public struct PadVoice {
     /// Timbre parameters (Kessho keys oscBrightness, detune, warmth, presence, hardness, airNoise).
-    public struct Timbre: Sendable, Equatable {
+    public struct Timbre: Sendable, Equatable, BitwiseCopyable {
         public var oscBrightness: Int, detuneCents: Double
         public var warmth: Double, presence: Double, hardness: Double, airNoise: Double
         public init(oscBrightness: Int = 2, detuneCents: Double = 0, warmth: Double = 0.4,
@@ -21,10 +21,10 @@ public struct PadVoice {
     /// Mix gains (sine, triangle −D, saw +D, saw) per rounded oscBrightness 0…3.
     public static func oscillatorGains(brightness: Int) -> SIMD4<Float> {
         switch min(max(brightness, 0), 3) {
-        case 0: return [1, 0, 0, 0]
-        case 1: return [0.2, 0.8, 0, 0]
-        case 2: return [0, 0.4, 0.3, 0.3]
-        default: return [0, 0, 0.5, 0.5]
+        case 0: return SIMD4<Float>(1, 0, 0, 0)
+        case 1: return SIMD4<Float>(0.2, 0.8, 0, 0)
+        case 2: return SIMD4<Float>(0, 0.4, 0.3, 0.3)
+        default: return SIMD4<Float>(0, 0, 0.5, 0.5)
         }
     }
 

@@ -13,6 +13,15 @@ extension Granulator {
         sequenceIndex = 0
     }
 
+    /// Load `count` draws straight from the engine stream (stored as Float32, as the web's
+    /// worklet message does), without an intermediate buffer.
+    public mutating func loadSequence(from stream: inout Mulberry32, count: Int) {
+        let n = min(count, Self.sequenceCapacity)
+        for i in 0..<n { sequence[i] = min(Float(stream.next()), 0.999_999_94) }
+        sequenceCount = n
+        sequenceIndex = 0
+    }
+
     /// Go back to the seeded generator.
     public mutating func clearSequence() { sequenceCount = 0 }
 

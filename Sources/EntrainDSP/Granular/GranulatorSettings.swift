@@ -1,6 +1,6 @@
 extension Granulator {
     /// How a grain's pitch offset is drawn.
-    public enum PitchMode: Int, Sendable {
+    public enum PitchMode: Int, Sendable, BitwiseCopyable {
         /// Continuous offset, uniform in ±pitchSpread semitones.
         case random = 0
         /// An entry of the interval table; pitchSpread sets how many entries are eligible.
@@ -9,7 +9,7 @@ extension Granulator {
 
     /// The granular parameters in their natural units. `apply` clamps each to the ranges of
     /// the Kessho parameter table, so any value is safe to pass.
-    public struct Settings: Sendable {
+    public struct Settings: Sendable, BitwiseCopyable {
         /// Chance that a spawn tick starts a grain, 0...1.
         public var grainProbability = 0.8
         /// Grain length range in ms (5...800); equal unless the host samples and holds.

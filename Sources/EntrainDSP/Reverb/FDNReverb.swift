@@ -6,10 +6,10 @@
 /// Quality fixes the structure and is chosen when the reverb is prepared; everything else
 /// may change while it runs. No allocation after `init`.
 public struct FDNReverb {
-    public enum Quality: Int, Sendable { case ultra = 0, balanced, lite }
-    public enum RoomType: Int, Sendable { case plate = 0, hall, cathedral, darkHall }
+    public enum Quality: Int, Sendable, BitwiseCopyable { case ultra = 0, balanced, lite }
+    public enum RoomType: Int, Sendable, BitwiseCopyable { case plate = 0, hall, cathedral, darkHall }
 
-    public struct Settings: Sendable {
+    public struct Settings: Sendable, BitwiseCopyable {
         public var type = RoomType.cathedral
         public var decay = 0.9
         public var size = 2.0

@@ -1,0 +1,61 @@
+import EntrainCore
+import EntrainDSP
+
+/// The generative-ambient engine on `ambient_L/R`. The sound is `AmbientSound`; the harmony runs
+/// on the control side (it hashes strings) and reaches this plugin as events on their exact
+/// frames: chords with their stagger, the granulator's per-phrase draws, settings, play and
+/// stop. While stopped and faded out it computes nothing.
+///
+/// The lead and drums (next stage) slot in beside the pad: their buses join `AmbientMix`'s inputs.
+struct AmbientPlugin {
+    let sampleRate: Double
+    var sound: AmbientSound
+    /// Computing sound: from a play event until a stop's fade-out has finished.
+    var running = false
+    var stopping = false
+
+    init(sampleRate: Double, quality: FDNReverb.Quality) {
+        self.sampleRate = sampleRate
+        sound = AmbientSound(sampleRate: sampleRate, quality: quality, blockCapacity: Engine.maximumChunk)
+    }
+
+    func deallocate() { sound.deallocate() }
+
+    /// Apply `event`, which falls on the current frame.
+    @inline(__always)
+    mutating func apply(_ event: AmbientEvent, bus: inout OutputBus) {
+        switch event.kind {
+        case .settings:
+            sound.apply(event.settings)
+        case .chord:
+            sound.play(chord: event.chord, size: event.chordSize, offsets: event.offsets)
+        case .grainSequence:
+            sound.loadGrainSequence(streamCounter: event.streamCounter)
+        case .play:
+            sound.reseed(event.seed)
+            sound.apply(event.settings)
+            running = true
+            stopping = false
+            bus.fade(to: 1, frames: Int(event.seconds * sampleRate))
+        case .stop:
+            stopping = true
+            bus.fade(to: 0, frames: Int(event.seconds * sampleRate))
+        }
+    }
+
+    /// Render `range` of the ambient master (before the output bus) into `left`/`right`.
+    @inline(__always)
+    mutating func render(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ range: Range<Int>) {
+        sound.render(into: left + range.lowerBound, right + range.lowerBound, frames: range.count)
+    }
+
+    /// After the output bus: a finished stop fade ends the computing.
+    @inline(__always)
+    mutating func endRange(bus: OutputBus) {
+        if stopping && bus.isSilent {
+            running = false
+            stopping = false
+            sound.releaseAll()
+        }
+    }
+}
