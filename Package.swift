@@ -45,7 +45,7 @@ let package = Package(
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
-            dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab",
+            dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -58,6 +58,9 @@ let package = Package(
 
         // Kessho port, deterministic part: parameter state, presets, seeded RNG, harmony. No audio.
         .target(name: "Kessho", dependencies: ["EntrainDSP"]),
+        // The ambient engine's control side: the Kessho state mapped to sound settings, and the
+        // conductor that schedules the phrase grid's chords onto engine frames.
+        .target(name: "EntrainAmbient", dependencies: ["Kessho", "EntrainEngine", "EntrainDSP"]),
 
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
@@ -65,6 +68,7 @@ let package = Package(
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
         .testTarget(name: "KesshoTests", dependencies: ["Kessho"]),
+        .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainJACK", "EntrainControl", "CJack",
                                                            .product(name: "Logging", package: "swift-log")]),

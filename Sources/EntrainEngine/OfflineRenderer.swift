@@ -54,13 +54,21 @@ public final class OfflineRenderer {
     /// what is due by then, as a live control loop would).
     public func render(frames: Int, intoLeft left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                        beforeBlock: ((Int64) throws -> Void)? = nil) rethrows {
+        try render(frames: frames, into: [(.entrainment, left, right)], beforeBlock: beforeBlock)
+    }
+
+    /// Render `frames` of each given pair straight into its buffers; ports not given are not rendered.
+    public func render(frames: Int, into pairs: [(OutputPair, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)],
+                       beforeBlock: ((Int64) throws -> Void)? = nil) rethrows {
         var done = 0
         while done < frames {
             let n = min(blockSize, frames - done)
             try beforeBlock?(host.frame + Int64(n))
-            var direct = PortBuffers()  // only the entrainment pair: other ports are not rendered
-            direct[.entrainmentL] = left + done
-            direct[.entrainmentR] = right + done
+            var direct = PortBuffers()
+            for (pair, left, right) in pairs {
+                direct[pair.left] = left + done
+                direct[pair.right] = right + done
+            }
             host.engine.pointee.process(direct, frames: n)
             done += n
         }

@@ -1,4 +1,5 @@
 import EntrainCore
+import EntrainDSP
 import Foundation
 
 /// An offline render to a WAV file: the engine with a counting clock, fading in at the start
@@ -14,6 +15,15 @@ public struct RenderJob {
     /// Called before each engine block with the host and the frame the block reaches: how a
     /// session program sends its changes (the same way the live loop does).
     public var schedule: ((EngineHost, Int64) throws -> Void)?
+    /// The pairs summed into the output file (two: summed under the ceiling by a limiter).
+    public var mix: [OutputPair] = [.entrainment]
+    /// Where to write one file per pair in `mix` as well (`entrainment.wav`, `ambient.wav`).
+    public var stemsDirectory: URL?
+    /// The ambient reverb's structure, fixed when the engine is made.
+    public var ambientQuality = FDNReverb.Quality.balanced
+    /// Called once the engine exists, before the first block, with the frame where the fade-out
+    /// starts (how the ambient conductor is attached).
+    public var prepare: ((EngineHost, _ fadeOutFrame: Int64) throws -> Void)?
 
     public init(values: ParameterValues, duration: Double, sampleRate: Int, format: WAVWriter.Format) {
         self.values = values
@@ -31,23 +41,27 @@ public struct RenderJob {
 
     public func run(to url: URL) throws -> Result {
         let (fitted, note) = try fadesFitted()
-        let host = try EngineHost(sampleRate: Double(sampleRate), values: fitted)
+        precondition(!mix.isEmpty, "a render needs at least one output pair")
+        let host = try EngineHost(sampleRate: Double(sampleRate), values: fitted, ambientQuality: ambientQuality)
         let frames = Int((duration * Double(sampleRate)).rounded())
         let fadeOutFrames = Int(try host.value(of: "/master/fade-out") * Double(sampleRate))
-        try host.stop(at: Int64(max(0, frames - fadeOutFrames)))
+        let fadeOutStart = Int64(max(0, frames - fadeOutFrames))
+        try host.stop(at: fadeOutStart)
+        try prepare?(host, fadeOutStart)
 
-        let writer = try WAVWriter(url: url, format: format, channels: 2, sampleRate: sampleRate, expectedFrames: frames)
-        let peak = try renderPipelined(host: host, frames: frames, into: writer)
-        try writer.finish()
+        let output = try RenderOutput(main: url, stems: stemsDirectory, pairs: mix, format: format, sampleRate: sampleRate,
+                                      frames: frames, ceiling: try host.value(of: "/master/ceiling"))
+        let peak = try renderPipelined(host: host, frames: frames, into: output)
+        try output.finish()
         return Result(frames: frames, peak: peak, note: note)
     }
 
     /// The engine renders chunks on this thread while a second thread converts and writes the
     /// previous ones: on two cores the file costs little more than the engine itself.
     /// A small ring of chunk buffers bounds memory; writes stay in order.
-    private func renderPipelined(host: EngineHost, frames: Int, into writer: WAVWriter) throws -> Float {
-        let chunkFrames = 64 * blockSize, chunkCount = 4
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: 2 * chunkFrames * chunkCount)
+    private func renderPipelined(host: EngineHost, frames: Int, into output: RenderOutput) throws -> Float {
+        let chunkFrames = 64 * blockSize, chunkCount = 4, channels = 2 * mix.count
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: channels * chunkFrames * chunkCount)
         defer { storage.deallocate() }
         let free = DispatchSemaphore(value: chunkCount)
         let writes = DispatchQueue(label: "entrain.render.writer")
@@ -59,13 +73,13 @@ public struct RenderJob {
         while done < frames {
             free.wait()
             if let error = writes.sync(execute: { failure.error }) { throw error }
-            let slot = Chunk(left: storage + (chunk % chunkCount) * 2 * chunkFrames, frames: min(chunkFrames, frames - done),
-                             stride: chunkFrames)
-            try renderer.render(frames: slot.frames, intoLeft: slot.left, right: slot.right,
+            let slot = Chunk(base: storage + (chunk % chunkCount) * channels * chunkFrames, frames: min(chunkFrames, frames - done),
+                             stride: chunkFrames, pairs: mix)
+            try renderer.render(frames: slot.frames, into: slot.targets,
                                 beforeBlock: schedule.map { schedule in { try schedule(host, $0) } })
             writes.async {
                 if failure.error == nil {
-                    do { try writer.write([slot.leftBuffer, slot.rightBuffer]) } catch { failure.error = error }
+                    do { try output.write(slot.channels, frames: slot.frames) } catch { failure.error = error }
                 }
                 free.signal()
             }
@@ -74,18 +88,20 @@ public struct RenderJob {
         }
         if let error = writes.sync(execute: { failure.error }) { throw error }
         let peaks = host.status.pointee.takePeaks()
-        return max(peaks.left, peaks.right)
+        return max(peaks.left, peaks.right, output.peak)
     }
 
-    /// One chunk of the pipeline: left samples, then right ones `stride` further on. Handed from
-    /// the render thread to the writer thread and back through the semaphore, never shared.
+    /// One chunk of the pipeline: each pair's left then right samples, `stride` apart. Handed
+    /// from the render thread to the writer thread and back through the semaphore, never shared.
     private struct Chunk: @unchecked Sendable {
-        let left: UnsafeMutablePointer<Float>
+        let base: UnsafeMutablePointer<Float>
         let frames: Int
         let stride: Int
-        var right: UnsafeMutablePointer<Float> { left + stride }
-        var leftBuffer: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: left, count: frames) }
-        var rightBuffer: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: right, count: frames) }
+        let pairs: [OutputPair]
+        var targets: [(OutputPair, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)] {
+            pairs.enumerated().map { k, pair in (pair, base + 2 * k * stride, base + (2 * k + 1) * stride) }
+        }
+        var channels: [UnsafePointer<Float>] { (0..<(2 * pairs.count)).map { UnsafePointer(base + $0 * stride) } }
     }
 
     /// Fade-in and fade-out must fit in the render; if they do not, both shrink in proportion.

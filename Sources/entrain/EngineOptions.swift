@@ -32,6 +32,12 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Set any parameter by its OSC address, e.g. --set /entrain/voice/2/level=0.5.", valueName: "address=value"))
     var assignments: [String] = []
 
+    /// Whether any entrainment setting was given (a render with an ambient preset then mixes both).
+    var givesEntrainment: Bool {
+        [mode, carrier, beat, volume, waveform, noise, noiseLevel, convention, duty].contains { $0 != nil }
+            || assignments.contains { $0.hasPrefix("/entrain/") }
+    }
+
     /// `base` (default: the table's defaults) with every given option applied, validated together.
     func parameterValues(over base: ParameterValues? = nil) throws -> ParameterValues {
         let table = Engine.parameterTable

@@ -11,6 +11,11 @@ struct Render: ParsableCommand {
 
     @OptionGroup var engine: EngineOptions
     @OptionGroup var session: SessionOption
+    @OptionGroup var ambient: AmbientOptions
+    @Option(name: .customLong("start-time"), help: ArgumentHelp("UTC wall-clock time the render starts at, ISO 8601 (e.g. 2026-02-02T14:00:00Z): places the ambient phrase grid and its seeds. Default: now.", valueName: "time"))
+    var startTime: String?
+    @Option(help: ArgumentHelp("Also write one WAV per output pair (entrainment.wav, ambient.wav) into this directory.", valueName: "dir"))
+    var stems: String?
     @Option(help: "Length in seconds, including the fade-out at the end (default with --session: the session's length).")
     var duration: Double?
     @Option(help: "Sample rate in Hz.")
@@ -32,6 +37,16 @@ struct Render: ParsableCommand {
         }
         guard (8000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000–384000 Hz") }
         guard (1...65536).contains(blockSize) else { throw ValidationError("--block-size must be 1–65536") }
+        if let startTime, Self.parseTime(startTime) == nil {
+            throw ValidationError("--start-time must be ISO 8601 with a zone, e.g. 2026-02-02T14:00:00Z, got '\(startTime)'")
+        }
+    }
+
+    static func parseTime(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return plain.date(from: text) ?? fractional.date(from: text)
     }
 
     func run() throws {
@@ -44,6 +59,15 @@ struct Render: ParsableCommand {
             let player = SessionPlayer(program: program, startFrame: 0)
             job.schedule = { host, frame in try player.send(through: frame, to: host) }
         }
+        if let state = try ambient.state() {
+            let start = startTime.flatMap(Self.parseTime) ?? Date()
+            AmbientRender(state: state, seed: ambient.seed, start: start).attach(to: &job)
+            job.ambientQuality = ambient.reverbQuality
+            job.mix = engine.givesEntrainment || session.path != nil ? [.entrainment, .ambient] : [.ambient]
+        } else if stems != nil || startTime != nil || ambient.seed != 0 {
+            throw ValidationError("--stems, --start-time and --seed need --ambient-preset")
+        }
+        job.stemsDirectory = stems.map { URL(fileURLWithPath: $0) }
         let result = try job.run(to: URL(fileURLWithPath: out))
         if let note = result.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         let peak = result.peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(result.peak))) : "silence"

@@ -1,0 +1,232 @@
+import EntrainDSP
+import EntrainEngine
+import Foundation
+import Kessho
+
+/// The control side of the ambient engine: it owns the Kessho state and the seeded streams, and
+/// turns the 16 s UTC phrase grid into frame-exact events for the ambient plugin (reference §1.4,
+/// §1.5, §4.1–4.6). The web drives the grid with timers; here each boundary is scheduled on the
+/// engine frame that plays at that wall-clock second.
+///
+/// `pump` does the scheduling: call it regularly (live: every few tens of milliseconds; offline:
+/// before each block). Every method is thread-safe; the conductor is the ring's only producer.
+public final class AmbientConductor: @unchecked Sendable {
+    /// An engine frame and the UTC time (Unix seconds) at which it plays.
+    public struct Moment: Sendable, Equatable {
+        public var frame: Int64
+        public var unixSeconds: Double
+        public init(frame: Int64, unixSeconds: Double) {
+            self.frame = frame
+            self.unixSeconds = unixSeconds
+        }
+    }
+
+    public let host: EngineHost
+    public let sampleRate: Double
+    let clock: @Sendable () -> Moment
+    let lookahead: Int64
+    private let lock = NSLock()
+
+    // Everything below is guarded by `lock`.
+    private var current: KesshoState
+    private var seedValue: UInt64
+    private var playing = false
+    private var origin = Moment(frame: 0, unixSeconds: 0)
+    private var bucketValue = ""
+    private var driver: KesshoHarmonyDriver?
+    private var stream = KesshoRandom(seed: "")
+    private var nextPhrase = 0
+    private var lastFrame: Int64 = 0
+    private var morph: Morph?
+
+    struct Morph {
+        let from: KesshoState, to: KesshoState
+        let startFrame: Int64, frames: Int64
+        var lastStepFrame: Int64
+    }
+
+    /// `clock` tells where the engine is now; `lookaheadSeconds` is how early events are queued
+    /// (they wait in the ring, so a setting sent meanwhile waits behind them).
+    public init(host: EngineHost, state: KesshoState = .defaults, seed: UInt64 = 0, lookaheadSeconds: Double = 0.25,
+                clock: @escaping @Sendable () -> Moment) {
+        self.host = host
+        sampleRate = host.sampleRate
+        current = state
+        seedValue = seed
+        self.clock = clock
+        lookahead = Int64(lookaheadSeconds * host.sampleRate)
+    }
+
+    /// The wall clock against the engine's frame counter, for a live engine.
+    public static func liveClock(_ host: EngineHost) -> @Sendable () -> Moment {
+        { Moment(frame: Int64(host.status.pointee.framesRendered.load(ordering: .relaxed)),
+                 unixSeconds: Date().timeIntervalSince1970) }
+    }
+
+    // MARK: State
+
+    public var state: KesshoState { lock.withLock { current } }
+    public var isPlaying: Bool { lock.withLock { playing } }
+    public var seed: UInt64 { lock.withLock { seedValue } }
+    /// The frozen UTC bucket of the current play ("" when stopped).
+    public var bucket: String { lock.withLock { bucketValue } }
+    /// The circle-of-fifths drift position (−6…6) and the chord now sounding.
+    public var harmony: (step: Int, chord: KesshoChord?) {
+        lock.withLock { (driver?.drift.step ?? 0, driver?.harmony.chord) }
+    }
+
+    /// Change one key (already validated). The sound follows at once; the harmony reads the new
+    /// state at the next boundary, as the web's does.
+    public func set(_ key: String, _ value: KesshoValue) throws {
+        try lock.withLock {
+            let old = current[key]
+            current[key] = value
+            morph = nil
+            if key == "cofDriftEnabled", value == .bool(false) { driver?.resetDrift() }
+            if key == "seedWindow", old != value, playing { restartStreams(at: origin) }
+            try pushSettings()
+        }
+    }
+
+    /// Replace the whole state (a preset), gliding there over `crossfade` seconds the way the
+    /// web's preset morph does. The key goes home (the web resets the drift on load).
+    public func load(_ state: KesshoState, crossfade: Double = 0) throws {
+        try lock.withLock {
+            driver?.resetDrift()
+            if crossfade > 0, playing {
+                let start = max(clock().frame, lastFrame)
+                morph = Morph(from: current, to: state, startFrame: start, frames: Int64(crossfade * sampleRate),
+                              lastStepFrame: start)
+            } else {
+                morph = nil
+                current = state
+                try pushSettings()
+            }
+        }
+    }
+
+    /// The seed of what the web leaves to Math.random (filter walk, granulator noise, ocean);
+    /// it takes effect at the next play.
+    public func reseed(_ seed: UInt64) { lock.withLock { seedValue = seed } }
+
+    // MARK: Transport
+
+    /// Start on the next frame: initial scale and chord from `"<bucket>|E_ROOT"`, the first
+    /// chord without crossfade, then the grid.
+    public func play(fadeSeconds: Double = 0.05) throws {
+        try lock.withLock {
+            guard !playing else { return }
+            let now = clock()
+            let start = Moment(frame: max(now.frame, lastFrame), unixSeconds: now.unixSeconds)
+            restartStreams(at: start)
+            var event = AmbientEvent(frame: start.frame, kind: .play)
+            event.seed = seedValue
+            event.seconds = fadeSeconds
+            event.settings = AmbientSettings(kessho: current)
+            try push(event)
+            playing = true
+            if let chord = driver?.harmony.chord { try pushChord(chord, at: start.frame) }
+            try pushGrainSequence(at: start.frame)
+            try scheduleBoundaries(until: start.frame + lookahead)
+        }
+    }
+
+    /// Fade out from `frame` (nil: now), then fall silent and stop computing.
+    public func stop(fadeSeconds: Double = 2, at frame: Int64? = nil) throws {
+        try lock.withLock {
+            guard playing else { return }
+            var event = AmbientEvent(frame: max(frame ?? clock().frame, lastFrame), kind: .stop)
+            event.seconds = fadeSeconds
+            try push(event)
+            playing = false
+            morph = nil
+        }
+    }
+
+    /// Queue every boundary (and morph step) due before now + the lookahead.
+    public func pump() throws {
+        try lock.withLock {
+            guard playing else { return }
+            let horizon = clock().frame + lookahead
+            try stepMorph(until: horizon)
+            try scheduleBoundaries(until: horizon)
+        }
+    }
+
+    // MARK: Scheduling (under the lock)
+
+    private func restartStreams(at start: Moment) {
+        origin = start
+        bucketValue = KesshoSeed.bucket(Date(timeIntervalSince1970: start.unixSeconds), window: KesshoSeedWindow(state: current))
+        stream = KesshoRandom(seed: KesshoSeed.engineSeed(bucket: bucketValue))
+        driver = KesshoHarmonyDriver(bucket: bucketValue, state: current)
+        // The first boundary is the next multiple of 16 s (the start itself when exactly on one).
+        nextPhrase = Int((start.unixSeconds / KesshoPhrase.length).rounded(.up))
+    }
+
+    /// The engine frame that plays at Unix time `t`.
+    private func frame(at t: Double) -> Int64 {
+        origin.frame + Int64(((t - origin.unixSeconds) * sampleRate).rounded(.down))
+    }
+
+    private func scheduleBoundaries(until horizon: Int64) throws {
+        while true {
+            let at = frame(at: Double(nextPhrase) * KesshoPhrase.length)
+            guard at <= horizon, var d = driver else { return }
+            let changed = d.phraseBoundary(phraseIndex: nextPhrase, state: current, coin: { stream.next() })
+            driver = d
+            if changed { try pushChord(d.harmony.chord, at: at) }
+            try pushGrainSequence(at: at)
+            nextPhrase += 1
+        }
+    }
+
+    /// Six stagger draws from the engine stream, then the chord.
+    private func pushChord(_ chord: KesshoChord, at frame: Int64) throws {
+        var draws = InlineArray<6, Double>(repeating: 0)
+        for i in 0..<6 { draws[i] = stream.next() }
+        let spread = current.number("waveSpread") ?? 4
+        var event = AmbientEvent(frame: frame, kind: .chord)
+        event.offsets = PadEnsemble.stagger(draws, waveSpread: spread)
+        event.chordSize = min(chord.frequencies.count, 6)
+        for i in 0..<event.chordSize { event.chord[i] = chord.frequencies[i] }
+        try push(event)
+    }
+
+    /// The granulator's 10 000 draws: the plugin replays them from the stream's counter; the
+    /// stream moves past them here.
+    private func pushGrainSequence(at frame: Int64) throws {
+        var event = AmbientEvent(frame: frame, kind: .grainSequence)
+        event.streamCounter = stream.generator.counter
+        try push(event)
+        for _ in 0..<Granulator.sequenceCapacity { _ = stream.next() }
+    }
+
+    private func stepMorph(until horizon: Int64) throws {
+        guard var m = morph else { return }
+        let step = Int64(0.05 * sampleRate)  // settings follow the morph every 50 ms
+        while m.lastStepFrame + step <= horizon {
+            m.lastStepFrame += step
+            let position = Double(m.lastStepFrame - m.startFrame) / Double(max(m.frames, 1))
+            current = KesshoMorph.state(from: m.from, to: m.to, at: position)
+            try pushSettings(at: m.lastStepFrame)
+            if position >= 1 {
+                current = m.to
+                morph = nil
+                return
+            }
+        }
+        morph = m
+    }
+
+    private func pushSettings(at frame: Int64? = nil) throws {
+        var event = AmbientEvent(frame: max(frame ?? clock().frame, lastFrame), kind: .settings)
+        event.settings = AmbientSettings(kessho: current)
+        try push(event)
+    }
+
+    private func push(_ event: AmbientEvent) throws {
+        try host.pushAmbient(event)
+        lastFrame = max(lastFrame, event.frame)
+    }
+}

@@ -1,0 +1,95 @@
+import EntrainDSP
+import Kessho
+
+extension AmbientSettings {
+    /// What the Kessho state's rendered keys mean for the sound (reference §2 A, D–G, R and
+    /// §4.6–4.10). Missing or mistyped keys take their defaults, as the web's loader ensures.
+    public init(kessho s: KesshoState) {
+        self.init()
+        func number(_ key: String) -> Double {
+            s.number(key) ?? KesshoParameters.parameter(key)?.defaultValue.number ?? 0
+        }
+        func flag(_ key: String) -> Bool { s.bool(key) ?? KesshoParameters.parameter(key)?.defaultValue.bool ?? false }
+        func text(_ key: String) -> String { s.string(key) ?? KesshoParameters.parameter(key)?.defaultValue.string ?? "" }
+
+        timbre = PadVoice.Timbre(oscBrightness: Int((number("oscBrightness")).rounded()), detuneCents: number("detune"),
+                                 warmth: number("warmth"), presence: number("presence"), hardness: number("hardness"),
+                                 airNoise: number("airNoise"))
+        envelope = PadEnvelope(attack: number("synthAttack"), decay: number("synthDecay"), sustain: number("synthSustain"),
+                               release: number("synthRelease"))
+        filterKind = Self.filterKind(text("filterType"))
+        cutoffLow = number("filterCutoffMin")
+        cutoffHigh = number("filterCutoffMax")
+        filterQ = number("filterQ")
+        filterModSpeed = number("filterModSpeed")
+        voiceMask = min(max(Int(number("synthVoiceMask")), 1), 63)
+        octave = min(max(number("synthOctave"), -2), 2)
+
+        levels.masterVolume = number("masterVolume")
+        levels.synthLevel = number("synthLevel")
+        levels.synthReverbSend = number("synthReverbSend")
+        levels.granularEnabled = flag("granularEnabled")
+        levels.granularLevel = number("granularLevel")
+        levels.granularReverbSend = number("granularReverbSend")
+        levels.wetHPF = number("wetHPF")
+        levels.wetLPF = number("wetLPF")
+        levels.reverbEnabled = flag("reverbEnabled")
+        levels.reverbLevel = number("reverbLevel")
+        levels.oceanWaveSynthEnabled = flag("oceanWaveSynthEnabled")
+        levels.oceanWaveSynthLevel = number("oceanWaveSynthLevel")
+        levels.oceanFilterType = Self.filterKind(text("oceanFilterType"))
+        levels.oceanFilterCutoff = number("oceanFilterCutoff")
+        levels.oceanFilterResonance = number("oceanFilterResonance")
+
+        granular.grainProbability = number("grainProbability")
+        granular.grainSizeMilliseconds = number("grainSize")
+        granular.density = number("density")
+        granular.sprayMilliseconds = number("spray")
+        granular.jitterMilliseconds = number("jitter")
+        granular.pitchMode = text("grainPitchMode") == "random" ? .random : .harmonic
+        granular.pitchSpread = number("pitchSpread")
+        granular.stereoSpread = number("stereoSpread")
+        granular.feedback = number("feedback")
+
+        reverb.type = Self.roomType(text("reverbType"))
+        reverb.decay = number("reverbDecay")
+        reverb.size = number("reverbSize")
+        reverb.diffusion = number("reverbDiffusion")
+        reverb.modulation = number("reverbModulation")
+        reverb.predelayMilliseconds = number("predelay")
+        reverb.damping = number("damping")
+        reverb.width = number("width")
+
+        ocean = OceanWaves.Settings(intensity: levels.oceanWaveSynthLevel, duration: number("oceanDuration"),
+                                    interval: number("oceanInterval"), foam: number("oceanFoam"), depth: number("oceanDepth"))
+    }
+
+    /// The web's biquad type names; anything else is lowpass, the web's default.
+    static func filterKind(_ name: String) -> WebAudioBiquad.Kind {
+        switch name {
+        case "highpass": .highpass
+        case "bandpass": .bandpass
+        case "notch": .notch
+        default: .lowpass
+        }
+    }
+
+    /// Unknown types are hall, as in the worklet (§4.9).
+    static func roomType(_ name: String) -> FDNReverb.RoomType {
+        switch name {
+        case "plate": .plate
+        case "cathedral": .cathedral
+        case "darkHall": .darkHall
+        default: .hall
+        }
+    }
+
+    /// `reverbQuality`: a structural choice, fixed when the engine is prepared.
+    public static func quality(_ name: String?) -> FDNReverb.Quality {
+        switch name {
+        case "ultra": .ultra
+        case "lite": .lite
+        default: .balanced
+        }
+    }
+}

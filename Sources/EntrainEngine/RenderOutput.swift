@@ -1,0 +1,53 @@
+import Foundation
+
+/// The files of an offline render: the main file (one pair as it is, or several summed under the
+/// ceiling) and, optionally, one stem per pair.
+final class RenderOutput: @unchecked Sendable {
+    let pairs: [OutputPair]
+    private let main: WAVWriter
+    private let stems: [WAVWriter]
+    private let mixdown: MixdownLimiter?
+    /// Loudest sample written to the main file.
+    private(set) var peak: Float = 0
+
+    init(main url: URL, stems directory: URL?, pairs: [OutputPair], format: WAVWriter.Format, sampleRate: Int,
+         frames: Int, ceiling: Double) throws {
+        self.pairs = pairs
+        main = try WAVWriter(url: url, format: format, channels: 2, sampleRate: sampleRate, expectedFrames: frames)
+        if let directory = directory {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            stems = try pairs.map {
+                try WAVWriter(url: directory.appendingPathComponent("\($0.rawValue).wav"), format: format, channels: 2,
+                              sampleRate: sampleRate, expectedFrames: frames)
+            }
+        } else {
+            stems = []
+        }
+        mixdown = pairs.count > 1 ? MixdownLimiter(sampleRate: Double(sampleRate), ceilingDecibels: ceiling) : nil
+    }
+
+    /// `channels`: left and right of each pair in order, `frames` long.
+    func write(_ channels: [UnsafePointer<Float>], frames: Int) throws {
+        func buffer(_ c: Int) -> UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: channels[c], count: frames) }
+        for (k, stem) in stems.enumerated() { try stem.write([buffer(2 * k), buffer(2 * k + 1)]) }
+        guard let mixdown else {
+            for i in 0..<frames { peak = max(peak, abs(channels[0][i]), abs(channels[1][i])) }
+            return try main.write([buffer(0), buffer(1)])
+        }
+        let pairs = (0..<self.pairs.count).map { (channels[2 * $0], channels[2 * $0 + 1]) }
+        try writeMixed(mixdown.mix(pairs, frames: frames))
+    }
+
+    func finish() throws {
+        if let mixdown { try writeMixed(mixdown.flush()) }
+        try main.finish()
+        for stem in stems { try stem.finish() }
+    }
+
+    private func writeMixed(_ mixed: (left: [Float], right: [Float])) throws {
+        for i in mixed.left.indices { peak = max(peak, abs(mixed.left[i]), abs(mixed.right[i])) }
+        try mixed.left.withUnsafeBufferPointer { l in
+            try mixed.right.withUnsafeBufferPointer { r in try main.write([l, r]) }
+        }
+    }
+}

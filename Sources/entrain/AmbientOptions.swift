@@ -1,0 +1,37 @@
+import ArgumentParser
+import EntrainAmbient
+import EntrainDSP
+import EntrainEngine
+import Foundation
+import Kessho
+
+/// `--ambient-preset` and friends, for run and render: the Kessho preset the ambient engine
+/// plays, the seed of its otherwise-unseeded randomness, and the reverb's structure.
+struct AmbientOptions: ParsableArguments {
+    @Option(name: .customLong("ambient-preset"), help: ArgumentHelp("Play this Kessho preset (the web app's JSON) on ambient_L/R.", valueName: "file"))
+    var presetPath: String?
+    @Option(help: "Seed for what the web leaves to Math.random (filter walk, grain noise, ocean); same seed, same audio.")
+    var seed: UInt64 = 0
+    @Option(name: .customLong("ambient-quality"), help: "Ambient reverb structure: lite (4 lines), balanced (8 lines) or ultra (longer diffusers). Default: balanced, as the web app; presets never set it.")
+    var quality: String?
+
+    func validate() throws {
+        if let quality, !["lite", "balanced", "ultra"].contains(quality) {
+            throw ValidationError("--ambient-quality must be lite, balanced or ultra, got '\(quality)'")
+        }
+    }
+
+    var reverbQuality: FDNReverb.Quality { AmbientSettings.quality(quality) }
+
+    /// The preset's state, with its loader warnings on stderr; nil without --ambient-preset.
+    func state() throws -> KesshoState? {
+        guard let presetPath else { return nil }
+        do {
+            let result = try KesshoPresetLoader.load(contentsOf: URL(fileURLWithPath: presetPath))
+            for warning in result.warnings { FileHandle.standardError.write(Data("\(presetPath): warning: \(warning)\n".utf8)) }
+            return result.preset.state
+        } catch {
+            throw ValidationError("\(presetPath): \(error)")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import EntrainAmbient
+import EntrainEngine
+import Foundation
+import Kessho
+
+/// The ambient engine in an offline render: a conductor on the render's counting clock (the
+/// phrase grid placed at `start`), playing from frame 0 and fading out with the render.
+struct AmbientRender {
+    let state: KesshoState
+    let seed: UInt64
+    let start: Date
+
+    func attach(to job: inout RenderJob) {
+        final class Box: @unchecked Sendable {  // the render thread only
+            var conductor: AmbientConductor?
+            var fadeOutFrame: Int64 = .max
+            var fadeOut = 0.0
+        }
+        let box = Box()
+        let rate = Double(job.sampleRate), lookahead = Double(job.blockSize) / rate
+        let origin = start.timeIntervalSince1970, state = state, seed = seed
+        job.prepare = { host, fadeOutFrame in
+            let conductor = AmbientConductor(host: host, state: state, seed: seed, lookaheadSeconds: lookahead) {
+                .init(frame: host.frame, unixSeconds: origin + Double(host.frame) / rate)
+            }
+            try conductor.play(fadeSeconds: try host.value(of: "/master/fade-in"))
+            box.conductor = conductor
+            box.fadeOutFrame = fadeOutFrame
+            box.fadeOut = try host.value(of: "/master/fade-out")
+        }
+        let previous = job.schedule
+        job.schedule = { host, frame in
+            try previous?(host, frame)
+            guard let conductor = box.conductor else { return }
+            try conductor.pump()
+            if frame > box.fadeOutFrame, conductor.isPlaying {
+                try conductor.stop(fadeSeconds: box.fadeOut, at: box.fadeOutFrame)
+            }
+        }
+    }
+}
