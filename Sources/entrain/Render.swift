@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainAmbient
 import EntrainControl
 import EntrainEngine
 import Foundation

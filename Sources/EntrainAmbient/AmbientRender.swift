@@ -5,12 +5,18 @@ import Kessho
 
 /// The ambient engine in an offline render: a conductor on the render's counting clock (the
 /// phrase grid placed at `start`), playing from frame 0 and fading out with the render.
-struct AmbientRender {
-    let state: KesshoState
-    let seed: UInt64
-    let start: Date
+public struct AmbientRender {
+    public let state: KesshoState
+    public let seed: UInt64
+    public let start: Date
 
-    func attach(to job: inout RenderJob) {
+    public init(state: KesshoState, seed: UInt64, start: Date) {
+        self.state = state
+        self.seed = seed
+        self.start = start
+    }
+
+    public func attach(to job: inout RenderJob) {
         final class Box: @unchecked Sendable {  // the render thread only
             var conductor: AmbientConductor?
             var fadeOutFrame: Int64 = .max

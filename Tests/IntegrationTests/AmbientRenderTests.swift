@@ -1,0 +1,102 @@
+import EntrainAmbient
+import EntrainDSP
+import EntrainEngine
+import Foundation
+import Kessho
+import TestSupport
+import XCTest
+
+/// The ambient engine through the real binary: `entrain render --ambient-preset …` on the web
+/// app's own preset files.
+final class AmbientRenderTests: XCTestCase {
+    static let presets = EntrainBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/kessho-presets")
+    static let start = "2026-02-02T14:00:00Z"
+    let temp = FileManager.default.temporaryDirectory.appendingPathComponent("ambient-\(UUID().uuidString)")
+
+    override func setUpWithError() throws {
+        guard FileManager.default.fileExists(atPath: Self.presets.path) else { throw XCTSkip("fixtures not beside the project") }
+        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: temp) }
+
+    func render(_ preset: String, seed: Int = 1, seconds: Int = 20, name: String, extra: [String] = []) throws -> URL {
+        let out = temp.appendingPathComponent(name)
+        let result = try EntrainBinary.run(["render", "--ambient-preset", Self.presets.appendingPathComponent(preset).path,
+                                            "--seed", String(seed), "--start-time", Self.start, "--duration", String(seconds),
+                                            "--out", out.path] + extra)
+        XCTAssertEqual(result.status, 0, result.error)
+        return out
+    }
+
+    /// Same preset, seed and start time: the same bytes. Another seed: other bytes (the seeded
+    /// randomness is really used), with the same chords (the harmony does not depend on it).
+    func testSamePresetSeedAndStartRenderBitIdentical() throws {
+        let a = try Data(contentsOf: render("StringWavesR.json", seed: 7, name: "a.wav"))
+        let b = try Data(contentsOf: render("StringWavesR.json", seed: 7, name: "b.wav"))
+        let c = try Data(contentsOf: render("StringWavesR.json", seed: 8, name: "c.wav"))
+        XCTAssertGreaterThan(a.count, 20 * 48_000 * 8)
+        XCTAssertEqual(a, b, "two renders of the same preset, seed and start differ")
+        XCTAssertNotEqual(a, c, "the seed changes nothing")
+    }
+
+    /// Every preset the web app ships (and the iOS ones, trailing commas included) renders 30 s:
+    /// finite, under the ceiling, at a level an ambient bed has.
+    func testEveryFixturePresetRendersThirtySeconds() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.presets.path).filter { $0.hasSuffix(".json") && $0 != "manifest.json" }
+            + FileManager.default.contentsOfDirectory(atPath: Self.presets.appendingPathComponent("ios").path)
+                .filter { $0.hasSuffix(".json") }.map { "ios/" + $0 }
+        XCTAssertGreaterThanOrEqual(files.count, 14)
+        let ceiling = Float(pow(10, -1.0 / 20))
+        var report: [String] = []
+        for name in files.sorted() {
+            let file = try WAVFile(contentsOf: render(name, seconds: 30, name: name.replacingOccurrences(of: "/", with: "_") + ".wav"))
+            let left = file.samples[0], right = file.samples[1]
+            XCTAssertEqual(left.count, 30 * 48_000, name)
+            XCTAssertTrue(left.allSatisfy(\.isFinite) && right.allSatisfy(\.isFinite), "\(name): NaN or infinity")
+            let peak = max(Measure.peak(left), Measure.peak(right))
+            XCTAssertLessThanOrEqual(peak, ceiling, "\(name): above the -1 dBFS ceiling")
+            let rms = Measure.decibels(Measure.rms(left[(5 * 48_000)..<(25 * 48_000)]))
+            let state = try KesshoPresetLoader.load(contentsOf: Self.presets.appendingPathComponent(name)).preset.state
+            guard Self.padOrOceanAudible(AmbientSettings(kessho: state).levels) else {
+                // Its levels route nothing of the pad, grains or ocean to the master: a lead/drum
+                // preset, silent until the lead and drums land.
+                XCTAssertEqual(peak, 0, "\(name): its levels mute the pad, grains and ocean")
+                report.append("\(name): lead/drum preset, silent in this stage")
+                continue
+            }
+            XCTAssertGreaterThan(rms, -60, "\(name): nearly silent")
+            XCTAssertLessThan(rms, -6, "\(name): too loud for a bed")
+            report.append(String(format: "%@ rms %.1f dBFS, peak %.1f dBFS", name, rms, Measure.decibels(Double(peak))))
+        }
+        print(report.joined(separator: "\n"))
+    }
+
+    static func padOrOceanAudible(_ l: AmbientMix.Levels) -> Bool {
+        let reverb = l.reverbEnabled && l.reverbLevel > 0
+        let pad = l.synthLevel > 0 || reverb && l.synthReverbSend > 0
+        let grains = l.granularEnabled && (l.granularLevel > 0 || reverb && l.granularReverbSend > 0)
+        return l.masterVolume > 0 && (pad || grains || l.oceanWaveSynthEnabled && l.oceanWaveSynthLevel > 0)
+    }
+
+    /// With entrainment options the file is both pairs summed under the ceiling, and the stems
+    /// hold each pair alone, frame-aligned with the mix.
+    func testStemsAndTheirMixdown() throws {
+        let stems = temp.appendingPathComponent("stems")
+        let mix = try WAVFile(contentsOf: render("StringWavesR.json", seconds: 12, name: "mix.wav",
+                                                 extra: ["--carrier", "200", "--beat", "6", "--volume", "0.3", "--stems", stems.path]))
+        let entrainment = try WAVFile(contentsOf: stems.appendingPathComponent("entrainment.wav"))
+        let ambient = try WAVFile(contentsOf: stems.appendingPathComponent("ambient.wav"))
+        XCTAssertEqual(Spectrum(Array(entrainment.samples[0][48_000..<(5 * 48_000)]), sampleRate: 48_000).peak(from: 150, to: 250).frequency,
+                       200, accuracy: 0.1)
+        XCTAssertGreaterThan(Measure.peak(ambient.samples[0]), 0.003)
+        var largest: Float = 0
+        for c in 0..<2 {
+            for i in 0..<mix.samples[c].count {
+                largest = max(largest, abs(mix.samples[c][i] - (entrainment.samples[c][i] + ambient.samples[c][i])))
+            }
+        }
+        XCTAssertLessThan(largest, 1e-6, "below the ceiling the mix is the plain sum, frame for frame")
+        XCTAssertLessThanOrEqual(max(Measure.peak(mix.samples[0]), Measure.peak(mix.samples[1])), Float(pow(10, -1.0 / 20)))
+    }
+}
