@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build run test bench bench-osc beat-compare clean
+.PHONY: all deps build run test bench bench-osc beat-compare demo clean
 
 all: build
 
@@ -34,6 +34,19 @@ bench-osc: build
 beat-compare: build
 	@scripts/install-deps.sh aubio-tools
 	$(BIN) beat-eval --aubio
+
+# 30 s of a few Kessho presets through the ambient engine, into out/ (not committed), to listen to.
+# One fixed seed and start time, so everyone hears the same chords.
+DEMO_PRESETS ?= StringWavesR ZoneOut1 Lasers Static_frequencies ios/Ethereal_Ambient ios/WaveOut
+demo: build
+	@mkdir -p out
+	@for p in $(DEMO_PRESETS); do \
+		$(BIN) render --ambient-preset ../shared/fixtures/kessho-presets/$$p.json --seed 1 \
+			--start-time 2026-02-02T14:00:00Z --duration 30 --format 24 --out out/$$(basename $$p).wav || exit 1; \
+	done
+	@$(BIN) render --ambient-preset ../shared/fixtures/kessho-presets/StringWavesR.json --seed 1 \
+		--start-time 2026-02-02T14:00:00Z --duration 30 --format 24 --carrier 200 --beat 6 --volume 0.25 \
+		--noise pink --noise-level 0.1 --stems out/stems --out out/StringWavesR+theta.wav
 
 clean:
 	rm -rf .build

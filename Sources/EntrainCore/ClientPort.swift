@@ -75,7 +75,7 @@ public enum ClientPort: Int, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .entrainmentL, .entrainmentR: "audio out: the entrainment signal (binaural, monaural, isochronic, noise)"
-        case .ambientL, .ambientR: "audio out: the generative-ambient engine (silent until that engine lands)"
+        case .ambientL, .ambientR: "audio out: the generative-ambient engine (Kessho pad, granulator, reverb, ocean; silent until played)"
         case .beatIn: "audio in: material for beat detection (onsets, tempo, beats: see /beat/* in osc-schema.md)"
         case .led: "CV out, 0..1 brightness: strobe, beat flashes, manual, pattern (JACK signal-type CV)"
         case .haptic: "audio out: 30-80 Hz drive for a tactile transducer"

@@ -15,12 +15,17 @@ struct Bench: ParsableCommand {
     var processSeconds = 60.0
     @Option(help: "Runs per measurement; the median is reported.")
     var runs = 5
+    @Option(name: .customLong("ambient-presets"), help: "Directory of Kessho presets for the ambient measurements.")
+    var ambientPresets = "../shared/fixtures/kessho-presets"
+    @Flag(name: .customLong("ambient-only"), help: "Only the ambient measurements.")
+    var ambientOnly = false
 
     func run() throws {
         // The benchmark session: one binaural voice (200 Hz / 10 Hz) plus pink noise, as SBaGen's
         // `pink/40 200+10/20` would be.
         let values = try EngineOptions.parse(["--noise", "pink", "--noise-level", "0.4"]).parameterValues()
         print("machine: \(Self.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores; median of \(runs) runs")
+        if ambientOnly { return try benchAmbient(values) }
 
         let minutes = String(format: "%.0f min", seconds / 60)
         let engineOnly = try median { try timeEngine(values, frames: Int(seconds * 48_000), block: 256, allPorts: false) }
@@ -44,6 +49,7 @@ struct Bench: ParsableCommand {
                          period, nsPerFrame, nsPerFrame * 48_000 / 1e9 * 100))
         }
         try benchBeatAnalysis(values)
+        try benchAmbient(values)
     }
 
     /// The beat analysis alone (FFT edge and kernel): drums into beat_in at a 64-frame period,
