@@ -61,6 +61,25 @@ final class FDNReverbTests: XCTestCase {
         print(String(format: "RT60: plate size 1 %.2f s, size 2 %.2f s, hall decay 0.5 %.2f s", short, long, hallTime))
     }
 
+    /// The lite variant's four lines (41.3 … 103.7 ms) decay at their own rate; ultra shares the
+    /// balanced lines (only its diffusers are longer), so its decay time matches balanced.
+    func testLiteAndUltraDecayTimes() {
+        var plate = FDNReverb.Settings()
+        plate.type = .plate
+        plate.decay = 0
+        plate.damping = 0
+        plate.modulation = 0
+        plate.predelayMilliseconds = 0
+        plate.size = 1
+        let lite = rt60(plate, quality: .lite, seconds: 8)
+        let expectedLite = expected(feedback: 0.88, size: 1, milliseconds: [41.3, 59.7, 79.1, 103.7])
+        XCTAssertEqual(lite, expectedLite, accuracy: 0.15 * expectedLite, "lite, plate, size 1")
+        let ultra = rt60(plate, quality: .ultra, seconds: 6), balanced = rt60(plate, seconds: 6)
+        XCTAssertEqual(ultra / balanced, 1, accuracy: 0.1, "ultra and balanced share the lines")
+        print(String(format: "RT60 plate size 1: lite %.2f s (expected %.2f), ultra %.2f s, balanced %.2f s",
+                     lite, expectedLite, ultra, balanced))
+    }
+
     func testFeedbackGainAsTheWorkletDerivesIt() {
         var settings = FDNReverb.Settings()  // cathedral, decay 0.9
         var reverb = FDNReverb(sampleRate: 48_000, quality: .balanced, settings: settings)
