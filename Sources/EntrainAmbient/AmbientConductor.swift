@@ -21,13 +21,14 @@ public final class AmbientConductor: @unchecked Sendable {
         }
     }
 
-    public let host: EngineHost
-    public let sampleRate: Double
-    let clock: @Sendable () -> Moment
-    let lookahead: Int64
     private let lock = NSLock()
+    private let lookaheadSeconds: Double
 
     // Everything below is guarded by `lock`.
+    private var engine: EngineHost
+    private var clock: @Sendable () -> Moment
+    private var sampleRate: Double
+    private var lookahead: Int64
     private var current: KesshoState
     private var seedValue: UInt64
     private var playing = false
@@ -49,12 +50,47 @@ public final class AmbientConductor: @unchecked Sendable {
     /// (they wait in the ring, so a setting sent meanwhile waits behind them).
     public init(host: EngineHost, state: KesshoState = .defaults, seed: UInt64 = 0, lookaheadSeconds: Double = 0.25,
                 clock: @escaping @Sendable () -> Moment) {
-        self.host = host
+        engine = host
         sampleRate = host.sampleRate
         current = state
         seedValue = seed
         self.clock = clock
+        self.lookaheadSeconds = lookaheadSeconds
         lookahead = Int64(lookaheadSeconds * host.sampleRate)
+    }
+
+    /// The engine the events go to.
+    public var host: EngineHost { lock.withLock { engine } }
+
+    /// Carry on with a new engine (JACK's sample rate changed and the run loop re-prepared it):
+    /// if playing, it resumes there at once with the current settings and chord, keeping the
+    /// harmony, its streams and the phrase grid.
+    public func move(to host: EngineHost, clock: @escaping @Sendable () -> Moment) throws {
+        try lock.withLock {
+            engine = host
+            self.clock = clock
+            sampleRate = host.sampleRate
+            lookahead = Int64(lookaheadSeconds * host.sampleRate)
+            lastFrame = 0
+            morph = nil
+            guard playing else { return }
+            let now = clock()
+            origin = now
+            var event = AmbientEvent(frame: now.frame, kind: .play)
+            event.seed = seedValue
+            event.seconds = 0.05
+            event.settings = AmbientSettings(kessho: current)
+            try push(event)
+            if let chord = driver?.harmony.chord {
+                var resume = AmbientEvent(frame: now.frame, kind: .chord)
+                resume.chordSize = min(chord.frequencies.count, 6)
+                for i in 0..<resume.chordSize { resume.chord[i] = chord.frequencies[i] }
+                try push(resume)  // no stagger draws: this is not a chord change
+            }
+            var sequence = AmbientEvent(frame: now.frame, kind: .grainSequence)
+            sequence.streamCounter = stream.generator.counter
+            try push(sequence)
+        }
     }
 
     /// The wall clock against the engine's frame counter, for a live engine.
@@ -226,7 +262,7 @@ public final class AmbientConductor: @unchecked Sendable {
     }
 
     private func push(_ event: AmbientEvent) throws {
-        try host.pushAmbient(event)
+        try engine.pushAmbient(event)
         lastFrame = max(lastFrame, event.frame)
     }
 }

@@ -227,12 +227,16 @@ public struct Engine {
                                 exponential: command.exponential)
             }
         case .stop:
+            // The client's stop fades every audio pair; the ambient engine keeps its own
+            // play/stop state, so a later /ambient/play still works.
             stopping = true
             entrainmentBus.fade(to: 0, frames: frames)
+            ambientBus.fade(to: 0, frames: frames)
         case .start:
             stopping = false
             status.pointee.stopped.store(false, ordering: .relaxed)
             entrainmentBus.fade(to: 1, frames: frames)
+            if ambient.running && !ambient.stopping { ambientBus.fade(to: 1, frames: frames) }
         case .panic:
             entrainmentBus.mute(true, frames: frames)
             ambientBus.mute(true, frames: frames)
@@ -286,6 +290,8 @@ public struct Engine {
                                    dropped: beat.dropped)
         beat.loudest = 0
         status.pointee.lightThermalState.store(light.thermal.state.rawValue, ordering: .relaxed)
-        if stopping && entrainmentBus.isSilent { status.pointee.stopped.store(true, ordering: .releasing) }
+        if stopping && entrainmentBus.isSilent && (ambientBus.isSilent || !ambient.running) {
+            status.pointee.stopped.store(true, ordering: .releasing)
+        }
     }
 }

@@ -123,4 +123,26 @@ final class AmbientConductorTests: XCTestCase {
         XCTAssertEqual(settings.last?.settings.levels.masterVolume ?? 0, 0.2, accuracy: 1e-12)
         XCTAssertGreaterThan(settings.count, 20, "a settings step every 50 ms")
     }
+
+    /// A sample-rate change: the conductor resumes on the new engine with the chord it had, and
+    /// the phrase grid continues at the new rate.
+    func testMovingToANewEngineResumesThereOnTheGrid() throws {
+        let clock = Clock()
+        let (old, conductor) = try conductor(clock: clock)
+        try conductor.play()
+        let first = drain(old).first { $0.kind == .chord }
+        let host = try EngineHost(sampleRate: 44_100)
+        let newClock = Clock()
+        newClock.frame = 1_000
+        try conductor.move(to: host, clock: { .init(frame: newClock.frame, unixSeconds: Self.start + 5) })
+        let resumed = drain(host)
+        XCTAssertEqual(resumed.map(\.kind), [.play, .chord, .grainSequence])
+        XCTAssertEqual(resumed.map(\.frame), [1_000, 1_000, 1_000])
+        XCTAssertEqual(resumed[1].chord[0], first?.chord[0])
+        newClock.frame = 1_000 + 44_100 * 12
+        try conductor.pump()
+        // Phrase 551 starts 16 s after the hour, 11 s after the move: frame 1,000 + 11 × 44,100.
+        XCTAssertEqual(drain(host).filter { $0.kind == .chord }.map(\.frame), [1_000 + 11 * 44_100])
+        XCTAssertTrue(drain(old).isEmpty, "nothing more for the old engine")
+    }
 }
