@@ -30,6 +30,9 @@ public final class AmbientConductor: @unchecked Sendable {
     private var sampleRate: Double
     private var lookahead: Int64
     private var current: KesshoState
+    private var sliders: KesshoSliders
+    private var walk: KesshoSliderWalk?
+    private var nextWalkFrame: Int64 = .max
     private var seedValue: UInt64
     private var playing = false
     private var origin = Moment(frame: 0, unixSeconds: 0)
@@ -48,11 +51,12 @@ public final class AmbientConductor: @unchecked Sendable {
 
     /// `clock` tells where the engine is now; `lookaheadSeconds` is how early events are queued
     /// (they wait in the ring, so a setting sent meanwhile waits behind them).
-    public init(host: EngineHost, state: KesshoState = .defaults, seed: UInt64 = 0, lookaheadSeconds: Double = 0.25,
-                clock: @escaping @Sendable () -> Moment) {
+    public init(host: EngineHost, state: KesshoState = .defaults, sliders: KesshoSliders = KesshoSliders(), seed: UInt64 = 0,
+                lookaheadSeconds: Double = 0.25, clock: @escaping @Sendable () -> Moment) {
         engine = host
         sampleRate = host.sampleRate
         current = state
+        self.sliders = sliders
         seedValue = seed
         self.clock = clock
         self.lookaheadSeconds = lookaheadSeconds
@@ -79,8 +83,9 @@ public final class AmbientConductor: @unchecked Sendable {
             var event = AmbientEvent(frame: now.frame, kind: .play)
             event.seed = seedValue
             event.seconds = 0.05
-            event.settings = AmbientSettings(kessho: current)
+            event.settings = AmbientSettings(kessho: current, sliders: sliders)
             try push(event)
+            nextWalkFrame = now.frame + walkStep
             if let chord = driver?.harmony.chord {
                 var resume = AmbientEvent(frame: now.frame, kind: .chord)
                 resume.chordSize = min(chord.frequencies.count, 6)
@@ -102,6 +107,8 @@ public final class AmbientConductor: @unchecked Sendable {
     // MARK: State
 
     public var state: KesshoState { lock.withLock { current } }
+    /// The slider modes and dual ranges in force (from the loaded preset).
+    public var sliderSetup: KesshoSliders { lock.withLock { sliders } }
     public var isPlaying: Bool { lock.withLock { playing } }
     public var seed: UInt64 { lock.withLock { seedValue } }
     /// The frozen UTC bucket of the current play ("" when stopped).
@@ -124,11 +131,14 @@ public final class AmbientConductor: @unchecked Sendable {
         }
     }
 
-    /// Replace the whole state (a preset), gliding there over `crossfade` seconds the way the
-    /// web's preset morph does. The key goes home (the web resets the drift on load).
-    public func load(_ state: KesshoState, crossfade: Double = 0) throws {
+    /// Replace the whole state (a preset, with its slider modes), gliding there over `crossfade`
+    /// seconds the way the web's preset morph does. The key goes home (the web resets the drift
+    /// on load); walking sliders restart from the new ranges.
+    public func load(_ state: KesshoState, sliders: KesshoSliders = KesshoSliders(), crossfade: Double = 0) throws {
         try lock.withLock {
             driver?.resetDrift()
+            self.sliders = sliders
+            if playing { walk = KesshoSliderWalk(sliders, seed: seedValue) }
             if crossfade > 0, playing {
                 let start = max(clock().frame, lastFrame)
                 morph = Morph(from: current, to: state, startFrame: start, frames: Int64(crossfade * sampleRate),
@@ -139,6 +149,10 @@ public final class AmbientConductor: @unchecked Sendable {
                 try pushSettings()
             }
         }
+    }
+
+    public func load(_ preset: KesshoPreset, crossfade: Double = 0) throws {
+        try load(preset.state, sliders: KesshoSliders(preset), crossfade: crossfade)
     }
 
     /// The seed of what the web leaves to Math.random (filter walk, granulator noise, ocean);
@@ -155,15 +169,17 @@ public final class AmbientConductor: @unchecked Sendable {
             let now = clock()
             let start = Moment(frame: max(now.frame, lastFrame), unixSeconds: now.unixSeconds)
             restartStreams(at: start)
+            walk = KesshoSliderWalk(sliders, seed: seedValue)
+            nextWalkFrame = start.frame + walkStep
             var event = AmbientEvent(frame: start.frame, kind: .play)
             event.seed = seedValue
             event.seconds = fadeSeconds
-            event.settings = AmbientSettings(kessho: current)
+            event.settings = AmbientSettings(kessho: current, sliders: sliders)
             try push(event)
             playing = true
             if let chord = driver?.harmony.chord { try pushChord(chord, at: start.frame) }
             try pushGrainSequence(at: start.frame)
-            try scheduleBoundaries(until: start.frame + lookahead)
+            try schedule(until: start.frame + lookahead)
         }
     }
 
@@ -183,9 +199,7 @@ public final class AmbientConductor: @unchecked Sendable {
     public func pump() throws {
         try lock.withLock {
             guard playing else { return }
-            let horizon = clock().frame + lookahead
-            try stepMorph(until: horizon)
-            try scheduleBoundaries(until: horizon)
+            try schedule(until: clock().frame + lookahead)
         }
     }
 
@@ -205,16 +219,38 @@ public final class AmbientConductor: @unchecked Sendable {
         origin.frame + Int64(((t - origin.unixSeconds) * sampleRate).rounded(.down))
     }
 
-    private func scheduleBoundaries(until horizon: Int64) throws {
+    /// Frames between slider-walk ticks (the web's 10 Hz timer) and morph steps.
+    private var walkStep: Int64 { Int64(0.1 * sampleRate) }
+    private var morphStep: Int64 { Int64(0.05 * sampleRate) }
+
+    /// Everything due up to `horizon`, in frame order: phrase boundaries, walk ticks, morph steps.
+    private func schedule(until horizon: Int64) throws {
         while true {
-            let at = frame(at: Double(nextPhrase) * KesshoPhrase.length)
-            guard at <= horizon, var d = driver else { return }
-            let changed = d.phraseBoundary(phraseIndex: nextPhrase, state: current, coin: { stream.next() })
-            driver = d
-            if changed { try pushChord(d.harmony.chord, at: at) }
-            try pushGrainSequence(at: at)
-            nextPhrase += 1
+            let boundary = frame(at: Double(nextPhrase) * KesshoPhrase.length)
+            let walkAt = walk.map { $0.isEmpty ? Int64.max : nextWalkFrame } ?? .max
+            let morphAt = morph.map { $0.lastStepFrame + morphStep } ?? .max
+            let next = min(boundary, walkAt, morphAt)
+            guard next <= horizon else { return }
+            if next == morphAt {
+                try stepMorph(at: morphAt)
+            } else if next == walkAt {
+                walk?.step(&current)
+                try pushSettings(at: walkAt)
+                nextWalkFrame += walkStep
+            } else {
+                try phraseBoundary(at: boundary)
+            }
         }
+    }
+
+    /// The web's boundary, in its order: drift, harmony, chord (if new), granulator draws.
+    private func phraseBoundary(at frame: Int64) throws {
+        guard var d = driver else { return }
+        let changed = d.phraseBoundary(phraseIndex: nextPhrase, state: current, coin: { stream.next() })
+        driver = d
+        if changed { try pushChord(d.harmony.chord, at: frame) }
+        try pushGrainSequence(at: frame)
+        nextPhrase += 1
     }
 
     /// Six stagger draws from the engine stream, then the chord.
@@ -238,26 +274,18 @@ public final class AmbientConductor: @unchecked Sendable {
         for _ in 0..<Granulator.sequenceCapacity { _ = stream.next() }
     }
 
-    private func stepMorph(until horizon: Int64) throws {
+    private func stepMorph(at frame: Int64) throws {
         guard var m = morph else { return }
-        let step = Int64(0.05 * sampleRate)  // settings follow the morph every 50 ms
-        while m.lastStepFrame + step <= horizon {
-            m.lastStepFrame += step
-            let position = Double(m.lastStepFrame - m.startFrame) / Double(max(m.frames, 1))
-            current = KesshoMorph.state(from: m.from, to: m.to, at: position)
-            try pushSettings(at: m.lastStepFrame)
-            if position >= 1 {
-                current = m.to
-                morph = nil
-                return
-            }
-        }
-        morph = m
+        m.lastStepFrame = frame
+        let position = Double(frame - m.startFrame) / Double(max(m.frames, 1))
+        current = position >= 1 ? m.to : KesshoMorph.state(from: m.from, to: m.to, at: position)
+        morph = position >= 1 ? nil : m
+        try pushSettings(at: frame)
     }
 
     private func pushSettings(at frame: Int64? = nil) throws {
         var event = AmbientEvent(frame: max(frame ?? clock().frame, lastFrame), kind: .settings)
-        event.settings = AmbientSettings(kessho: current)
+        event.settings = AmbientSettings(kessho: current, sliders: sliders)
         try push(event)
     }
 

@@ -7,11 +7,13 @@ import Kessho
 /// phrase grid placed at `start`), playing from frame 0 and fading out with the render.
 public struct AmbientRender {
     public let state: KesshoState
+    public let sliders: KesshoSliders
     public let seed: UInt64
     public let start: Date
 
-    public init(state: KesshoState, seed: UInt64, start: Date) {
+    public init(state: KesshoState, sliders: KesshoSliders = KesshoSliders(), seed: UInt64, start: Date) {
         self.state = state
+        self.sliders = sliders
         self.seed = seed
         self.start = start
     }
@@ -24,9 +26,10 @@ public struct AmbientRender {
         }
         let box = Box()
         let rate = Double(job.sampleRate), lookahead = Double(job.blockSize) / rate
-        let origin = start.timeIntervalSince1970, state = state, seed = seed
+        let origin = start.timeIntervalSince1970, state = state, sliders = sliders, seed = seed
         job.prepare = { host, fadeOutFrame in
-            let conductor = AmbientConductor(host: host, state: state, seed: seed, lookaheadSeconds: lookahead) {
+            let conductor = AmbientConductor(host: host, state: state, sliders: sliders, seed: seed,
+                                             lookaheadSeconds: lookahead) {
                 .init(frame: host.frame, unixSeconds: origin + Double(host.frame) / rate)
             }
             try conductor.play(fadeSeconds: try host.value(of: "/master/fade-in"))

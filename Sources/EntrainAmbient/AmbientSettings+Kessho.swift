@@ -4,7 +4,9 @@ import Kessho
 extension AmbientSettings {
     /// What the Kessho state's rendered keys mean for the sound (reference §2 A, D–G, R and
     /// §4.6–4.10). Missing or mistyped keys take their defaults, as the web's loader ensures.
-    public init(kessho s: KesshoState) {
+    /// Keys in sample-and-hold mode hand their dual range to the engine, which draws per grain
+    /// (`grainSize`) or per wave (the ocean's four).
+    public init(kessho s: KesshoState, sliders: KesshoSliders = KesshoSliders()) {
         self.init()
         func number(_ key: String) -> Double {
             s.number(key) ?? KesshoParameters.parameter(key)?.defaultValue.number ?? 0
@@ -62,6 +64,15 @@ extension AmbientSettings {
 
         ocean = OceanWaves.Settings(intensity: levels.oceanWaveSynthLevel, duration: number("oceanDuration"),
                                     interval: number("oceanInterval"), foam: number("oceanFoam"), depth: number("oceanDepth"))
+
+        if let r = sliders.range("grainSize", in: .sampleHold) {
+            granular.grainSizeMinMilliseconds = min(r.min, r.max)
+            granular.grainSizeMaxMilliseconds = max(r.min, r.max)
+        }
+        if let r = sliders.range("oceanDuration", in: .sampleHold) { (ocean.durationMin, ocean.durationMax) = (r.min, r.max) }
+        if let r = sliders.range("oceanInterval", in: .sampleHold) { (ocean.intervalMin, ocean.intervalMax) = (r.min, r.max) }
+        if let r = sliders.range("oceanFoam", in: .sampleHold) { (ocean.foamMin, ocean.foamMax) = (r.min, r.max) }
+        if let r = sliders.range("oceanDepth", in: .sampleHold) { (ocean.depthMin, ocean.depthMax) = (r.min, r.max) }
     }
 
     /// The web's biquad type names; anything else is lowpass, the web's default.

@@ -23,13 +23,13 @@ struct AmbientOptions: ParsableArguments {
 
     var reverbQuality: FDNReverb.Quality { AmbientSettings.quality(quality) }
 
-    /// The preset's state, with its loader warnings on stderr; nil without --ambient-preset.
-    func state() throws -> KesshoState? {
+    /// The preset, with its loader warnings on stderr; nil without --ambient-preset.
+    func preset() throws -> KesshoPreset? {
         guard let presetPath else { return nil }
         do {
             let result = try KesshoPresetLoader.load(contentsOf: URL(fileURLWithPath: presetPath))
             for warning in result.warnings { FileHandle.standardError.write(Data("\(presetPath): warning: \(warning)\n".utf8)) }
-            return result.preset.state
+            return result.preset
         } catch {
             throw ValidationError("\(presetPath): \(error)")
         }

@@ -14,31 +14,31 @@ extension Bench {
             print("ambient: no presets at \(ambientPresets) (--ambient-presets DIR)")
             return
         }
-        var costs: [(name: String, state: KesshoState, perSecond: Double)] = []
+        var costs: [(name: String, preset: KesshoPreset, perSecond: Double)] = []
         for name in names.sorted() where name.hasSuffix(".json") && name != "manifest.json" {
-            let state = try KesshoPresetLoader.load(contentsOf: directory.appendingPathComponent(name)).preset.state
-            let perSecond = try median { try timeAmbient(state, values: values, allPorts: false) } / processSeconds
-            costs.append((name, state, perSecond))
+            let preset = try KesshoPresetLoader.load(contentsOf: directory.appendingPathComponent(name)).preset
+            let perSecond = try median { try timeAmbient(preset, values: values, allPorts: false) } / processSeconds
+            costs.append((name, preset, perSecond))
             print(String(format: "ambient engine, %@, period 64: %.1f ms per second of audio = %.1f %% of one core",
                          name, perSecond * 1000, perSecond * 100))
         }
         guard let heaviest = costs.max(by: { $0.perSecond < $1.perSecond }) else { return }
         for quality in [FDNReverb.Quality.lite, .ultra] {
-            let perSecond = try median { try timeAmbient(heaviest.state, values: values, allPorts: false, quality: quality) } / processSeconds
+            let perSecond = try median { try timeAmbient(heaviest.preset, values: values, allPorts: false, quality: quality) } / processSeconds
             print(String(format: "ambient engine, %@, reverb quality %@, period 64: %.1f %% of one core",
                          heaviest.name, quality == .lite ? "lite" : "ultra", perSecond * 100))
         }
-        let full = try median { try timeAmbient(heaviest.state, values: values, allPorts: true) } / processSeconds
+        let full = try median { try timeAmbient(heaviest.preset, values: values, allPorts: true) } / processSeconds
         print(String(format: "full engine (entrainment + ambient %@ + beat analysis + LED/haptic), period 64: %.1f %% of one core",
                      heaviest.name, full * 100))
     }
 
     /// Seconds to render `processSeconds` of the ambient engine playing `state`, in 64-frame
     /// periods, pumping the conductor before each as the live loop would.
-    func timeAmbient(_ state: KesshoState, values: ParameterValues, allPorts: Bool,
+    func timeAmbient(_ preset: KesshoPreset, values: ParameterValues, allPorts: Bool,
                      quality: FDNReverb.Quality = .balanced) throws -> Double {
         let host = try EngineHost(sampleRate: 48_000, values: values, ambientQuality: quality)
-        let conductor = AmbientConductor(host: host, state: state, seed: 1, lookaheadSeconds: 64.0 / 48_000) {
+        let conductor = AmbientConductor(host: host, state: preset.state, sliders: KesshoSliders(preset), seed: 1, lookaheadSeconds: 64.0 / 48_000) {
             .init(frame: host.frame, unixSeconds: 1_770_040_800 + Double(host.frame) / 48_000)
         }
         try conductor.play()

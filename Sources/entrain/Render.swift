@@ -3,6 +3,7 @@ import EntrainAmbient
 import EntrainControl
 import EntrainEngine
 import Foundation
+import Kessho
 
 extension WAVWriter.Format: ExpressibleByArgument {}
 
@@ -60,9 +61,9 @@ struct Render: ParsableCommand {
             let player = SessionPlayer(program: program, startFrame: 0)
             job.schedule = { host, frame in try player.send(through: frame, to: host) }
         }
-        if let state = try ambient.state() {
+        if let preset = try ambient.preset() {
             let start = startTime.flatMap(Self.parseTime) ?? Date()
-            AmbientRender(state: state, seed: ambient.seed, start: start).attach(to: &job)
+            AmbientRender(state: preset.state, sliders: KesshoSliders(preset), seed: ambient.seed, start: start).attach(to: &job)
             job.ambientQuality = ambient.reverbQuality
             job.mix = engine.givesEntrainment || session.path != nil ? [.entrainment, .ambient] : [.ambient]
         } else if stems != nil || startTime != nil || ambient.seed != 0 {

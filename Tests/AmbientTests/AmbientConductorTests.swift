@@ -145,4 +145,43 @@ final class AmbientConductorTests: XCTestCase {
         XCTAssertEqual(drain(host).filter { $0.kind == .chord }.map(\.frame), [1_000 + 11 * 44_100])
         XCTAssertTrue(drain(old).isEmpty, "nothing more for the old engine")
     }
+
+    /// Slider modes from the preset: a walking key wanders inside its range at 10 Hz, quantised,
+    /// the same way for the same seed; a sample-and-hold key hands its range to the engine.
+    func testWalkingAndSampleAndHoldSliders() throws {
+        var sliders = KesshoSliders()
+        sliders.modes["synthLevel"] = .walk
+        sliders.ranges["synthLevel"] = KesshoDualRange(min: 0.2, max: 0.6)
+        sliders.modes["grainSize"] = .sampleHold
+        sliders.ranges["grainSize"] = KesshoDualRange(min: 30, max: 400)
+        func walk(seed: UInt64) throws -> [Double] {
+            let clock = Clock()
+            let host = try EngineHost(sampleRate: 48_000)
+            let conductor = AmbientConductor(host: host, state: .defaults, sliders: sliders, seed: seed, lookaheadSeconds: 0) {
+                .init(frame: clock.frame, unixSeconds: Self.start + 3 + Double(clock.frame) / 48_000)
+            }
+            try conductor.play()
+            var levels: [Double] = []
+            for _ in 0..<300 {
+                clock.frame += 4_800
+                try conductor.pump()
+                for e in drain(host) where e.kind == .settings || e.kind == .play {
+                    levels.append(e.settings.levels.synthLevel)
+                    XCTAssertEqual(e.settings.granular.grainSizeMinMilliseconds, 30)
+                    XCTAssertEqual(e.settings.granular.grainSizeMaxMilliseconds, 400)
+                }
+            }
+            return levels
+        }
+        let a = try walk(seed: 1), b = try walk(seed: 1), c = try walk(seed: 2)
+        XCTAssertEqual(a.count, 301, "the play event, then a tick every 100 ms for 30 s")
+        XCTAssertEqual(a, b, "the same seed walks the same way")
+        XCTAssertNotEqual(a, c)
+        let walked = a.dropFirst()
+        XCTAssertTrue(walked.allSatisfy { $0 >= 0.2 - 1e-9 && $0 <= 0.6 + 1e-9 }, "inside the range")
+        XCTAssertTrue(walked.allSatisfy { abs($0 * 100 - ($0 * 100).rounded()) < 1e-6 }, "on the 0.01 step")
+        XCTAssertGreaterThan(walked.max()! - walked.min()!, 0.05, "it moves")
+        XCTAssertLessThanOrEqual(zip(walked, walked.dropFirst()).map { abs($1 - $0) }.max()!, 0.4 * 0.05 + 0.011,
+                                 "at most 5 % of the range per tick")
+    }
 }
