@@ -26,8 +26,11 @@ final class RealtimeProbeTests: LiveClientTestCase {
         defer { try? FileManager.default.removeItem(at: probe); try? FileManager.default.removeItem(at: report) }
 
         let rec = try recorder(seconds: 2)
+        // The ambient engine too, with a web preset whose sliders walk (settings events at 10 Hz).
+        let kessho = EntrainBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/kessho-presets/StringWavesR.json")
+        let ambient = FileManager.default.fileExists(atPath: kessho.path) ? ["--ambient-preset", kessho.path] : []
         let client = try startClient(["--noise", "pink", "--noise-level", "0.3", "--fade-in", "0.5", "--fade-out", "0.5",
-                                      "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"],
+                                      "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"] + ambient,
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],
                                      recorder: rec)
         // Drums into beat_in: FFTW, onsets, beats and the event ring all run on the process thread.
@@ -37,6 +40,8 @@ final class RealtimeProbeTests: LiveClientTestCase {
         try drums.connect(to: "entrain:beat_in")
         drums.play()
         try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])  // graph changes while running
+        _ = try rec.record()
+        try rec.connect(["entrain:ambient_L", "entrain:ambient_R"])
         _ = try rec.record()
         _ = try rec.record()
         _ = try rec.record()
