@@ -41,7 +41,8 @@ let package = Package(
                 swiftSettings: realtimeFlags),
         // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema.
         .target(name: "EntrainControl",
-                dependencies: ["CLo", "EntrainCore", "EntrainEngine", .product(name: "Logging", package: "swift-log")]),
+                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho",
+                               .product(name: "Logging", package: "swift-log")]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
@@ -65,7 +66,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainEngine", "EntrainCore", "TestSupport"]),
+        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
         .testTarget(name: "KesshoTests", dependencies: ["Kessho"]),
         .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),

@@ -24,10 +24,13 @@ final class FeedbackHub {
     private var lastSent: ParameterValues?
     private var nextValueCheck = 0.0
     private var nextMeter = 0.0
+    /// The ambient engine's keys, compared on the same beat as the parameters.
+    private var ambient: AmbientFeedback?
 
     init(host: @escaping @Sendable () -> EngineHost, meter: PeakMeter, fixed: [SocketAddress],
-         report: @escaping @Sendable () -> [OSCMessage] = { [] }) {
+         report: @escaping @Sendable () -> [OSCMessage] = { [] }, ambient: AmbientController? = nil) {
         self.host = host
+        self.ambient = ambient.map(AmbientFeedback.init)
         self.meter = meter
         self.report = report
         self.fixed = Set(fixed.map(Peer.udp))
@@ -57,7 +60,7 @@ final class FeedbackHub {
     /// Every parameter on its address and its /norm address: what a new subscriber needs.
     func fullState() -> [OSCMessage] {
         let engine = host()
-        return engine.table.entries.flatMap { messages(for: $0, value: engine.values[$0.index]) }
+        return engine.table.entries.flatMap { messages(for: $0, value: engine.values[$0.index]) } + (ambient?.fullState() ?? [])
     }
 
     /// What is due at `now` for all subscribers: changed values and meters.
@@ -74,6 +77,7 @@ final class FeedbackHub {
                 }
             }
             lastSent = values
+            out += ambient?.changes() ?? []
         }
         if now >= nextReport {
             nextReport = now + Self.reportInterval

@@ -28,16 +28,19 @@ public struct OSCRouter: Sendable {
     let library: Library?
     /// Where /haptic/pattern finds its files (nil: patterns are refused).
     let patterns: PatternPlayer?
+    /// The ambient engine's addresses, /ambient/… (nil: those addresses answer with an error).
+    let ambient: AmbientController?
 
     public init(host: @escaping @Sendable () -> EngineHost, frame: @escaping @Sendable (OSCTimetag) -> Int64?,
                 status: @escaping @Sendable () -> [OSCValue], transport: SessionTransport? = nil, library: Library? = nil,
-                patterns: PatternPlayer? = nil) {
+                patterns: PatternPlayer? = nil, ambient: AmbientController? = nil) {
         self.host = host
         self.frame = frame
         self.status = status
         self.transport = transport
         self.library = library
         self.patterns = patterns
+        self.ambient = ambient
     }
 
     public func handle(_ timed: TimedMessage) -> [Action] {
@@ -64,6 +67,9 @@ public struct OSCRouter: Sendable {
         default:
             if message.address.hasPrefix("/session/") || message.address.hasPrefix("/timer/") { return transportCommand(message) }
             if message.address.hasPrefix("/preset/") || message.address.hasPrefix("/playlist/") { return libraryCommand(message) }
+            if message.address.hasPrefix(AmbientController.prefix) {
+                return ambient?.handle(message) ?? [.error(address: message.address, reason: "the ambient engine is not available here")]
+            }
             return parameter(message, at: timed.timetag)
         }
     }

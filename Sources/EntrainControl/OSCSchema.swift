@@ -131,7 +131,7 @@ public enum OSCSchema {
         | `/pong`, `/status`, query answers | as above | to the sender |
 
         """
-        return out
+        return out + AmbientSchema.markdown()
     }
 
     static func row(_ spec: ParameterSpec) -> String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainAmbient
 import EntrainControl
 import EntrainEngine
 import EntrainJACK
@@ -13,6 +14,7 @@ struct Run: ParsableCommand {
     @OptionGroup var osc: OSCOptions
     @OptionGroup var session: SessionOption
     @OptionGroup var light: LightOptions
+    @OptionGroup var ambient: AmbientOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -51,10 +53,25 @@ struct Run: ParsableCommand {
                                     logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
-        let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values))
+        let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
+                                                   ambientQuality: ambient.reverbQuality))
+        // The ambient engine is always there (silent until played), so OSC and sessions can
+        // start it; --ambient-preset starts it with the client.
+        let ambientState = try ambient.state()
+        let conductor = AmbientConductor(host: current.host, state: ambientState ?? .defaults, seed: ambient.seed,
+                                         clock: AmbientConductor.liveClock(current.host))
+        if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
+        let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets(directories: AmbientPresets.standardDirectories()),
+                                               logger: logger)
+        if let program, let path = session.path {
+            do { try ambientControl.presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
+        }
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
-                                         patterns: patterns)
+                                         patterns: patterns, ambient: ambientControl)
+        if ambientState != nil { try conductor.play() }
+        let pump = AmbientPump(conductor, logger: logger)
+        defer { pump.stop() }
         if let program {
             transport.load(program)
             try transport.play(atEngineFrame: 0)  // with the engine's first frame: the run equals a render
@@ -72,7 +89,8 @@ struct Run: ParsableCommand {
         }
 
         let meter = PeakMeter()
-        let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library, logger: logger)
+        let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
+                                     ambient: ambientControl, logger: logger)
         defer { oscServer?.stop() }
 
         var status = StatusLine()
@@ -149,14 +167,14 @@ struct Run: ParsableCommand {
     }
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
-                          library: Library, logger: Logger) throws -> OSCServer? {
+                          library: Library, ambient: AmbientController, logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
         let router = OSCRouter(
             host: { current.host },
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
             transport: transport, library: library,
-            patterns: transport.patterns)
+            patterns: transport.patterns, ambient: ambient)
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, report: { transport.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)

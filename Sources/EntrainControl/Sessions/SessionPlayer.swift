@@ -23,6 +23,8 @@ public struct SessionProgram: Sendable {
     public let stageStarts: [Int64]
     /// Haptic/light patterns to start with their stage: `"haptic": {"pattern": "heartbeat"}`.
     public let patternStarts: [(frame: Int64, name: String)]
+    /// Ambient presets to glide to with their stage: `"ambient": {"preset": "…", "crossfade": 8}`.
+    public let ambientStarts: [(frame: Int64, stage: AmbientStage)]
 
     public init(_ session: Session, sampleRate: Double) {
         self.session = session
@@ -30,6 +32,7 @@ public struct SessionProgram: Sendable {
         var changes: [Change] = []
         var starts: [Int64] = []
         var patterns: [(frame: Int64, name: String)] = []
+        var ambient: [(frame: Int64, stage: AmbientStage)] = []
         var elapsed = 0.0
         for stage in session.stages {
             let frame = Int64((elapsed * sampleRate).rounded())
@@ -38,6 +41,7 @@ public struct SessionProgram: Sendable {
                case .string(let name)? = block["pattern"]?.value {
                 patterns.append((frame, name))
             }
+            if let block = AmbientStage.parse(stage) { ambient.append((frame, block)) }
             let end = Int64(((elapsed + stage.duration) * sampleRate).rounded())
             let slide = Double(end - frame) / sampleRate  // exactly to the next boundary
             for (address, value) in stage.changes {
@@ -54,6 +58,7 @@ public struct SessionProgram: Sendable {
         frames = Int64((elapsed * sampleRate).rounded())
         stageStarts = starts
         patternStarts = patterns
+        ambientStarts = ambient
     }
 
     /// `base` with the first stage's values already in place when it holds or crossfades, so a
@@ -108,8 +113,11 @@ public final class SessionPlayer {
     public let startFrame: Int64
     private var next = 0
     private var nextPattern = 0
+    private var nextAmbient = 0
     /// Where stage patterns come from (nil: they are skipped).
     public var patterns: PatternPlayer?
+    /// The ambient engine for stages' ambient blocks (nil: they are skipped).
+    public var ambient: AmbientController?
 
     /// `skipThrough`: session frames already accounted for (after a seek), not sent again.
     public init(program: SessionProgram, startFrame: Int64, skipThrough: Int64? = nil) {
@@ -118,6 +126,7 @@ public final class SessionPlayer {
         if let skipThrough {
             next = program.changes.firstIndex { $0.frame > skipThrough } ?? program.changes.count
             nextPattern = program.patternStarts.firstIndex { $0.frame > skipThrough } ?? program.patternStarts.count
+            nextAmbient = program.ambientStarts.firstIndex { $0.frame > skipThrough } ?? program.ambientStarts.count
         }
     }
 
@@ -139,6 +148,13 @@ public final class SessionPlayer {
             let start = program.patternStarts[nextPattern]
             nextPattern += 1
             try patterns?.play(start.name, on: host, at: startFrame + start.frame)
+        }
+        // Not ahead of time: the conductor applies a preset when it is called, and its events
+        // queue in order, so the stage's preset waits until the engine has reached the stage.
+        while nextAmbient < program.ambientStarts.count, startFrame + program.ambientStarts[nextAmbient].frame <= min(frame, host.frame) {
+            let start = program.ambientStarts[nextAmbient].stage
+            nextAmbient += 1
+            try ambient?.startStage(preset: start.preset, crossfade: start.crossfade)
         }
     }
 

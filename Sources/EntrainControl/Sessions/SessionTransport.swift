@@ -23,6 +23,8 @@ public final class SessionTransport: Sendable {
     private let engine: CurrentEngine
     /// Where stages' patterns (`"haptic": {"pattern": …}`) come from; nil: they are skipped.
     public let patterns: PatternPlayer?
+    /// The ambient engine, for stages' `"ambient"` blocks; nil: they are skipped.
+    public let ambient: AmbientController?
     /// Where /session/load may read from; nothing outside them is ever opened.
     public let directories: [URL]
     private let status = Mutex(Status())
@@ -30,9 +32,10 @@ public final class SessionTransport: Sendable {
     /// long enough not to click.
     static let settle = 0.05
 
-    public init(engine: CurrentEngine, directories: [URL], patterns: PatternPlayer? = nil) {
+    public init(engine: CurrentEngine, directories: [URL], patterns: PatternPlayer? = nil, ambient: AmbientController? = nil) {
         self.engine = engine
         self.patterns = patterns
+        self.ambient = ambient
         self.directories = directories.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
     }
 
@@ -48,7 +51,10 @@ public final class SessionTransport: Sendable {
 
     /// A session from the session directories, decoded (not loaded).
     public func session(named name: String) throws -> Session {
-        try SessionDecoder.load(try resolve(name)).session
+        let url = try resolve(name)
+        let session = try SessionDecoder.load(url).session
+        try ambient?.presets.check(session, file: url.path)
+        return session
     }
 
     /// Load a playlist from `library` as one session program (idle until `play`).
@@ -83,8 +89,7 @@ public final class SessionTransport: Sendable {
             let host = engine.host
             if host.isStopped { try host.start() }
             if let start {
-                s.player = SessionPlayer(program: program, startFrame: start)
-                s.player?.patterns = patterns
+                s.player = player(program, startFrame: start)
                 s.position = 0
             } else {
                 let position = s.state == .paused ? s.position : (s.state == .finished ? 0 : s.position)
@@ -145,9 +150,16 @@ public final class SessionTransport: Sendable {
         if !underway.isEmpty {
             try host.set(underway.map { EngineHost.Change($0.address, $0.target, glide: $0.remaining - Self.settle, exponential: $0.exponential) }, at: arrive)
         }
-        s.player = SessionPlayer(program: program, startFrame: now - position, skipThrough: position)
-        s.player?.patterns = patterns
+        s.player = player(program, startFrame: now - position, skipThrough: position)
         s.position = position
+    }
+
+    /// A player wired to this transport's pattern and ambient sources.
+    private func player(_ program: SessionProgram, startFrame: Int64, skipThrough: Int64? = nil) -> SessionPlayer {
+        let player = SessionPlayer(program: program, startFrame: startFrame, skipThrough: skipThrough)
+        player.patterns = patterns
+        player.ambient = ambient
+        return player
     }
 
     // MARK: - Timer

@@ -1,0 +1,148 @@
+import EntrainAmbient
+import Foundation
+import Kessho
+import Logging
+import Synchronization
+
+/// Every /ambient/... address: the Kessho keys (natural and /norm), transport, seed, presets
+/// and status, turned into calls on the conductor. Refusals come back as router errors; nothing
+/// here may crash on what a sender sends. Thread-safe (OSC thread, session ticks).
+public final class AmbientController: Sendable {
+    public static let prefix = "/ambient/"
+    /// Fades are bounded so a typo cannot silence the engine for hours.
+    static let maximumFade = 600.0
+
+    /// nil: the client runs without the ambient engine, and every address says so.
+    public let conductor: AmbientConductor?
+    public let presets: AmbientPresets
+    let logger: Logger
+    /// The last loaded preset's slider modes and ranges: the engine does not use them, but a
+    /// save must give them back so the web app finds its walks and sample-holds again.
+    private let sliders = Mutex<(dualRanges: KesshoOrderedMap<KesshoDualRange>, modes: KesshoOrderedMap<KesshoSliderMode>)>((.init(), .init()))
+
+    public init(conductor: AmbientConductor?, presets: AmbientPresets,
+                logger: Logger = Logger(label: "entrain.ambient")) {
+        self.conductor = conductor
+        self.presets = presets
+        self.logger = logger
+    }
+
+    public func handle(_ message: OSCMessage) -> [OSCRouter.Action] {
+        let address = message.address
+        guard let conductor else { return [.error(address: address, reason: "the ambient engine is not running")] }
+        do {
+            switch address {
+            case "/ambient/play":
+                try conductor.play(fadeSeconds: try fade(message, default: 0.05))
+            case "/ambient/stop":
+                try conductor.stop(fadeSeconds: try fade(message, default: 2))
+            case "/ambient/seed": return try seed(message, conductor)
+            case "/ambient/status": return [.reply(status(conductor))]
+            case "/ambient/preset/load":
+                let name = try text(message, 0, count: 1...2)
+                let crossfade = message.arguments.count > 1 ? try seconds(message.arguments[1]) : 0
+                return try loadPreset(name, crossfade: crossfade).map { .reply(OSCMessage("/ambient/preset/warning", [.string(name), .string($0)])) }
+            case "/ambient/preset/save":
+                try savePreset(try text(message, 0, count: 1...1))
+            default: return try key(message, conductor)
+            }
+        } catch {
+            return [.error(address: address, reason: "\(error)")]
+        }
+        return []
+    }
+
+    // MARK: Keys
+
+    /// /ambient/KEY [value] and /ambient/KEY/norm [f]: set, or query without an argument.
+    private func key(_ message: OSCMessage, _ conductor: AmbientConductor) throws -> [OSCRouter.Action] {
+        var key = String(message.address.dropFirst(Self.prefix.count))
+        let normalized = key.hasSuffix("/norm")
+        if normalized { key = String(key.dropLast(5)) }
+        _ = try AmbientParameters.parameter(key)
+        guard let argument = message.arguments.first else {
+            let current = conductor.state[key] ?? KesshoParameters.parameter(key)!.defaultValue
+            if !normalized { return [.reply(OSCMessage(message.address, [AmbientParameters.natural(current)]))] }
+            guard let n = AmbientParameters.normalized(current, for: key) else {
+                throw AmbientError("has no /norm address (only ranged numbers, toggles and choices)")
+            }
+            return [.reply(OSCMessage(message.address, [.float(n)]))]
+        }
+        guard message.arguments.count == 1 else { throw AmbientError("expects one value, got \(message.arguments.count) arguments") }
+        let value = normalized ? try AmbientParameters.value(normalized: argument, for: key)
+                               : try AmbientParameters.value(argument, for: key)
+        try conductor.set(key, value)
+        return []
+    }
+
+    // MARK: Transport, seed, status
+
+    private func seed(_ message: OSCMessage, _ conductor: AmbientConductor) throws -> [OSCRouter.Action] {
+        guard let argument = message.arguments.first else {
+            return [.reply(OSCMessage("/ambient/seed", [.int64(Int64(bitPattern: conductor.seed))]))]
+        }
+        let n: Int64
+        switch argument {
+        case .int32(let v): n = Int64(v)
+        case .int64(let v): n = v
+        default: throw AmbientError("expects one integer (i or h) ≥ 0")
+        }
+        guard message.arguments.count == 1, n >= 0 else { throw AmbientError("expects one integer (i or h) ≥ 0") }
+        conductor.reseed(UInt64(n))
+        return []
+    }
+
+    /// playing, bucket, seed, drift step, then the sounding chord's frequencies in Hz.
+    func status(_ conductor: AmbientConductor) -> OSCMessage {
+        let harmony = conductor.harmony
+        return OSCMessage("/ambient/status", [.int32(conductor.isPlaying ? 1 : 0), .string(conductor.bucket),
+                                              .int64(Int64(bitPattern: conductor.seed)), .int32(Int32(harmony.step))]
+                          + (harmony.chord?.frequencies ?? []).map { .float(Float($0)) })
+    }
+
+    private func fade(_ message: OSCMessage, default value: Double) throws -> Double {
+        guard message.arguments.count <= 1 else { throw AmbientError("expects at most one number: the fade in seconds") }
+        return try message.arguments.first.map(seconds) ?? value
+    }
+
+    private func seconds(_ argument: OSCValue) throws -> Double {
+        guard let n = argument.number, n.isFinite, n >= 0, n <= Self.maximumFade else {
+            throw AmbientError("a time must be a number of seconds from 0 to \(Int(Self.maximumFade))")
+        }
+        return n
+    }
+
+    private func text(_ message: OSCMessage, _ index: Int, count: ClosedRange<Int>) throws -> String {
+        guard count.contains(message.arguments.count), let s = message.arguments[index].text else {
+            throw AmbientError("expects a preset name (string)\(count.upperBound > 1 ? " and an optional crossfade in seconds" : "")")
+        }
+        return s
+    }
+
+    // MARK: Presets
+
+    /// Load preset `name` and glide there over `crossfade` seconds (it sounds only if playing).
+    /// Returns the loader's warnings (already logged).
+    @discardableResult
+    public func loadPreset(_ name: String, crossfade: Double) throws -> [String] {
+        guard let conductor else { throw AmbientError("the ambient engine is not running") }
+        let result = try presets.load(name, keepingReverbQuality: conductor.state.string("reverbQuality"))
+        for warning in result.warnings { logger.warning("ambient preset \(name): \(warning)") }
+        sliders.withLock { $0 = (result.preset.dualRanges, result.preset.sliderModes) }
+        try conductor.load(result.preset.state, crossfade: crossfade)
+        return result.warnings
+    }
+
+    /// A session stage's `"ambient"` block: its preset, and play if the engine is silent.
+    public func startStage(preset name: String, crossfade: Double) throws {
+        try loadPreset(name, crossfade: crossfade)
+        if conductor?.isPlaying == false { try conductor?.play() }
+    }
+
+    /// Save the state now playing as `name`, with the loaded preset's slider ranges and modes.
+    public func savePreset(_ name: String) throws {
+        guard let conductor else { throw AmbientError("the ambient engine is not running") }
+        let (ranges, modes) = sliders.withLock { ($0.dualRanges, $0.modes) }
+        try presets.save(KesshoPreset(name: name, state: conductor.state, dualRanges: ranges, sliderModes: modes), as: name)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Kessho
+
+/// Kessho preset files (the web app's JSON) by name: read from ./presets/ambient and
+/// $XDG_DATA_HOME/entrain/ambient, never from elsewhere; saved into the last of those folders
+/// (the user's own), atomically.
+public struct AmbientPresets: Sendable {
+    public let files: ConfinedFiles
+    public let saveDirectory: URL
+
+    public init(directories: [URL]) {
+        files = ConfinedFiles(directories: directories, fileExtension: "json")
+        saveDirectory = directories.last ?? URL(fileURLWithPath: ".")
+    }
+
+    /// ./presets/ambient (relative to the working directory) and $XDG_DATA_HOME/entrain/ambient.
+    public static func standardDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+        [URL(fileURLWithPath: "presets/ambient"), NamedStore.dataDirectory(environment: environment).appendingPathComponent("ambient")]
+    }
+
+    public func resolve(_ name: String) throws(AmbientError) -> URL {
+        do {
+            return try files.resolve(name)
+        } catch {
+            switch error {
+            case .outside(let name): throw AmbientError("'\(name)' is outside the ambient preset directories (give a name, not a path)")
+            case .notFound(let name, let searched): throw AmbientError("no ambient preset '\(name)' in \(searched.joined(separator: " or "))")
+            }
+        }
+    }
+
+    /// The preset `name`, with the loader's warnings. `reverbQuality` keeps the value given: on
+    /// the web it is the listener's preference, which presets never change.
+    public func load(_ name: String, keepingReverbQuality quality: String?) throws -> KesshoPresetLoadResult {
+        let url = try resolve(name)
+        var options = KesshoPresetLoadOptions()
+        options.userReverbQuality = quality
+        do {
+            return try KesshoPresetLoader.load(contentsOf: url, options: options)
+        } catch {
+            throw AmbientError("\(url.path): \(error)")
+        }
+    }
+
+    /// Write `preset` as NAME.json in the web's format (2-space JSON, state in order).
+    @discardableResult
+    public func save(_ preset: KesshoPreset, as name: String) throws -> URL {
+        let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        try NamedStore.check(stem)  // refuses separators, "..", dot files
+        let url = saveDirectory.appendingPathComponent(stem + ".json")
+        try AtomicFile.write(Data(KesshoPresetWriter.data(preset)), to: url)
+        return url
+    }
+}

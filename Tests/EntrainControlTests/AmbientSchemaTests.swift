@@ -1,0 +1,57 @@
+import EntrainAmbient
+@testable import EntrainControl
+import Kessho
+import TestSupport
+import XCTest
+
+/// Where the ambient keys are documented and fed back: every key, with what the engine does with it.
+final class AmbientSchemaTests: XCTestCase {
+    func testEveryKeyIsDocumentedWithItsStatus() {
+        let schema = OSCSchema.markdown()
+        XCTAssertEqual(KesshoParameters.all.count, 403)
+        for p in KesshoParameters.all {
+            XCTAssertTrue(schema.contains("| `/ambient/\(p.key)` |"), p.key)
+        }
+        XCTAssertTrue(schema.contains("| `/ambient/filterResonance` | f | 0…1 / 0.01 (`/norm`) | 0.2 | stored only: no audible effect, as on the web"))
+    }
+
+    func testStatusFollowsTheSections() {
+        XCTAssertEqual(AmbientKeyStatus.status(of: "masterVolume"), .rendered(nil))
+        XCTAssertEqual(AmbientKeyStatus.status(of: "oceanFoam"), .rendered(nil))
+        XCTAssertEqual(AmbientKeyStatus.status(of: "grainSize"), .rendered(nil))
+        for key in ["leadReverbSend", "randomness", "filterResonance", "reverbEngine", "maxGrains", "oceanSampleLevel",
+                    "lead1Density", "leadEuclid2Steps", "drumEuclid3Hits", "drumKickFreq", "randomWalkSpeed", "leadEuclideanTempo"] {
+            guard case .storedOnly = AmbientKeyStatus.status(of: key) else { XCTFail(key); continue }
+        }
+        guard case .rendered(_?) = AmbientKeyStatus.status(of: "reverbQuality") else { return XCTFail("reverbQuality") }
+        guard case .readOnly = AmbientKeyStatus.status(of: "cofCurrentStep") else { return XCTFail("cofCurrentStep") }
+        // Outside the lead and drum sections, exactly these are not heard.
+        let stored = KesshoParameters.all.filter {
+            if case .storedOnly = AmbientKeyStatus.status(of: $0.key) { true } else { false }
+        }.map(\.key).filter { !$0.hasPrefix("lead") && !$0.hasPrefix("drum") }
+        XCTAssertEqual(Set(stored), ["randomness", "filterResonance", "reverbEngine", "maxGrains", "oceanSampleEnabled",
+                                     "oceanSampleLevel", "randomWalkSpeed", "synthChordSequencerEnabled"])
+        XCTAssertEqual(AmbientKeyStatus.status(of: "drumLevel"), .storedOnly("the drums are not rendered yet"))
+        XCTAssertEqual(AmbientKeyStatus.status(of: "synthChordSequencerEnabled"), .storedOnly("the lead is not rendered yet"))
+    }
+
+    /// Changes go to subscribers on /ambient/KEY and /norm, whatever made them.
+    func testChangedKeysAreFedBack() throws {
+        let host = try TestEngine.host()
+        let conductor = AmbientConductor(host: host) { .init(frame: host.frame, unixSeconds: 1_770_000_000) }
+        let controller = AmbientController(conductor: conductor, presets: AmbientPresets(directories: []))
+        var feedback = AmbientFeedback(controller)
+        let faders = KesshoParameters.all.filter {
+            switch $0.kind { case .number(_?, _), .bool, .choice: true; default: false }
+        }
+        XCTAssertEqual(feedback.fullState().count, 403 + faders.count, "every key, and /norm for the ranged, toggles and choices")
+        XCTAssertEqual(feedback.changes(), [])
+        try conductor.set("density", .number(40))
+        try conductor.set("reverbEnabled", .bool(false))
+        XCTAssertEqual(feedback.changes(), [
+            OSCMessage("/ambient/reverbEnabled", [.int32(0)]), OSCMessage("/ambient/reverbEnabled/norm", [.float(0)]),
+            OSCMessage("/ambient/density", [.float(40)]), OSCMessage("/ambient/density/norm", [.float(Float(35.0 / 75))]),
+        ])
+        XCTAssertEqual(feedback.changes(), [])
+    }
+}
