@@ -4,6 +4,7 @@ import EntrainControl
 import EntrainEngine
 import EntrainJACK
 import Foundation
+import Kessho
 import Logging
 
 struct Run: ParsableCommand {
@@ -57,8 +58,9 @@ struct Run: ParsableCommand {
                                                    ambientQuality: ambient.reverbQuality))
         // The ambient engine is always there (silent until played), so OSC and sessions can
         // start it; --ambient-preset starts it with the client.
-        let ambientState = try ambient.state()
-        let conductor = AmbientConductor(host: current.host, state: ambientState ?? .defaults, seed: ambient.seed,
+        let ambientPreset = try ambient.preset()
+        let conductor = AmbientConductor(host: current.host, state: ambientPreset?.state ?? .defaults,
+                                         sliders: ambientPreset.map(KesshoSliders.init) ?? KesshoSliders(), seed: ambient.seed,
                                          clock: AmbientConductor.liveClock(current.host))
         if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
         let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets(directories: AmbientPresets.standardDirectories()),
@@ -69,7 +71,7 @@ struct Run: ParsableCommand {
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl)
-        if ambientState != nil { try conductor.play() }
+        if ambientPreset != nil { try conductor.play() }
         let pump = AmbientPump(conductor, logger: logger)
         defer { pump.stop() }
         if let program {
@@ -110,9 +112,11 @@ struct Run: ParsableCommand {
             if current.host.sampleRate != client.sampleRate {
                 // Prepare a new engine at the new rate off the process thread, then swap it in.
                 logger.notice("sample rate changed to \(Int(client.sampleRate)) Hz; re-preparing the engine")
-                let host = try EngineHost(sampleRate: client.sampleRate, values: current.host.values)
+                let host = try EngineHost(sampleRate: client.sampleRate, values: current.host.values,
+                                          ambientQuality: ambient.reverbQuality)
                 client.replace(with: host)
                 current.replace(with: host)
+                try conductor.move(to: host, clock: AmbientConductor.liveClock(host))
             }
             // Light can wait for sound but not overtake it: say so when its own path is slower.
             let lagFrames = client.lightLatency - client.playbackLatency

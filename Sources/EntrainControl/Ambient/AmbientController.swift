@@ -2,7 +2,6 @@ import EntrainAmbient
 import Foundation
 import Kessho
 import Logging
-import Synchronization
 
 /// Every /ambient/... address: the Kessho keys (natural and /norm), transport, seed, presets
 /// and status, turned into calls on the conductor. Refusals come back as router errors; nothing
@@ -16,9 +15,6 @@ public final class AmbientController: Sendable {
     public let conductor: AmbientConductor?
     public let presets: AmbientPresets
     let logger: Logger
-    /// The last loaded preset's slider modes and ranges: the engine does not use them, but a
-    /// save must give them back so the web app finds its walks and sample-holds again.
-    private let sliders = Mutex<(dualRanges: KesshoOrderedMap<KesshoDualRange>, modes: KesshoOrderedMap<KesshoSliderMode>)>((.init(), .init()))
 
     public init(conductor: AmbientConductor?, presets: AmbientPresets,
                 logger: Logger = Logger(label: "entrain.ambient")) {
@@ -128,8 +124,7 @@ public final class AmbientController: Sendable {
         guard let conductor else { throw AmbientError("the ambient engine is not running") }
         let result = try presets.load(name, keepingReverbQuality: conductor.state.string("reverbQuality"))
         for warning in result.warnings { logger.warning("ambient preset \(name): \(warning)") }
-        sliders.withLock { $0 = (result.preset.dualRanges, result.preset.sliderModes) }
-        try conductor.load(result.preset.state, crossfade: crossfade)
+        try conductor.load(result.preset, crossfade: crossfade)
         return result.warnings
     }
 
@@ -142,7 +137,8 @@ public final class AmbientController: Sendable {
     /// Save the state now playing as `name`, with the loaded preset's slider ranges and modes.
     public func savePreset(_ name: String) throws {
         guard let conductor else { throw AmbientError("the ambient engine is not running") }
-        let (ranges, modes) = sliders.withLock { ($0.dualRanges, $0.modes) }
-        try presets.save(KesshoPreset(name: name, state: conductor.state, dualRanges: ranges, sliderModes: modes), as: name)
+        let sliders = conductor.sliderSetup
+        try presets.save(KesshoPreset(name: name, state: conductor.state, dualRanges: sliders.ranges, sliderModes: sliders.modes),
+                         as: name)
     }
 }
