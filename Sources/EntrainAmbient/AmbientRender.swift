@@ -18,7 +18,10 @@ public struct AmbientRender {
         self.start = start
     }
 
-    public func attach(to job: inout RenderJob) {
+    /// `playsAtStart`: false when only a session's stages start the engine. `prepared` gets the
+    /// conductor once the engine exists (a session player's ambient stages need it).
+    public func attach(to job: inout RenderJob, playsAtStart: Bool = true,
+                       prepared: @escaping (AmbientConductor) -> Void = { _ in }) {
         final class Box: @unchecked Sendable {  // the render thread only
             var conductor: AmbientConductor?
             var fadeOutFrame: Int64 = .max
@@ -32,8 +35,9 @@ public struct AmbientRender {
                                              lookaheadSeconds: lookahead) {
                 .init(frame: host.frame, unixSeconds: origin + Double(host.frame) / rate)
             }
-            try conductor.play(fadeSeconds: try host.value(of: "/master/fade-in"))
+            if playsAtStart { try conductor.play(fadeSeconds: try host.value(of: "/master/fade-in")) }
             box.conductor = conductor
+            prepared(conductor)
             box.fadeOutFrame = fadeOutFrame
             box.fadeOut = try host.value(of: "/master/fade-out")
         }

@@ -57,17 +57,30 @@ struct Render: ParsableCommand {
         let length = duration ?? program.map { Double($0.frames) / Double(rate) } ?? 0
         var job = RenderJob(values: program?.initialValues(values) ?? values, duration: length, sampleRate: rate, format: format)
         job.blockSize = blockSize
+        var player: SessionPlayer?
         if let program {
-            let player = SessionPlayer(program: program, startFrame: 0)
-            job.schedule = { host, frame in try player.send(through: frame, to: host) }
+            let sessionPlayer = SessionPlayer(program: program, startFrame: 0)
+            job.schedule = { host, frame in try sessionPlayer.send(through: frame, to: host) }
+            player = sessionPlayer
         }
-        if let preset = try ambient.preset() {
+        // The ambient engine: started by --ambient-preset, or by a session stage's "ambient" block.
+        let preset = try ambient.preset()
+        let stagesUseAmbient = !(program?.ambientStarts.isEmpty ?? true)
+        if preset != nil || stagesUseAmbient {
+            let presets = AmbientPresets(directories: AmbientPresets.standardDirectories())
+            if let program, let path = session.path {
+                do { try presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
+            }
             let start = startTime.flatMap(Self.parseTime) ?? Date()
-            AmbientRender(state: preset.state, sliders: KesshoSliders(preset), seed: ambient.seed, start: start).attach(to: &job)
+            AmbientRender(state: preset?.state ?? .defaults, sliders: preset.map(KesshoSliders.init) ?? KesshoSliders(),
+                          seed: ambient.seed, start: start)
+                .attach(to: &job, playsAtStart: preset != nil) { conductor in
+                    player?.ambient = AmbientController(conductor: conductor, presets: presets)
+                }
             job.ambientQuality = ambient.reverbQuality
             job.mix = engine.givesEntrainment || session.path != nil ? [.entrainment, .ambient] : [.ambient]
         } else if stems != nil || startTime != nil || ambient.seed != 0 {
-            throw ValidationError("--stems, --start-time and --seed need --ambient-preset")
+            throw ValidationError("--stems, --start-time and --seed need --ambient-preset (or a session with ambient stages)")
         }
         job.stemsDirectory = stems.map { URL(fileURLWithPath: $0) }
         let result = try job.run(to: URL(fileURLWithPath: out))

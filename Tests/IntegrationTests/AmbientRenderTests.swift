@@ -99,4 +99,26 @@ final class AmbientRenderTests: XCTestCase {
         XCTAssertLessThan(largest, 1e-6, "below the ceiling the mix is the plain sum, frame for frame")
         XCTAssertLessThanOrEqual(max(Measure.peak(mix.samples[0]), Measure.peak(mix.samples[1])), Float(pow(10, -1.0 / 20)))
     }
+
+    /// A session stage's "ambient" block starts the engine offline too, on the stage's frame.
+    func testSessionStageStartsTheAmbientEngineInARender() throws {
+        let data = temp.appendingPathComponent("data")
+        let presets = data.appendingPathComponent("entrain/ambient")
+        try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.presets.appendingPathComponent("StringWavesR.json"),
+                                         to: presets.appendingPathComponent("StringWavesR.json"))
+        let session = temp.appendingPathComponent("s.json")
+        try Data("""
+        { "name": "ambient later", "stages": [ { "duration": 3 },
+          { "duration": 9, "ambient": { "preset": "StringWavesR", "crossfade": 0 } } ] }
+        """.utf8).write(to: session)
+        let stems = temp.appendingPathComponent("stems")
+        let out = temp.appendingPathComponent("session.wav")
+        let result = try EntrainBinary.run(["render", "--session", session.path, "--seed", "3", "--start-time", Self.start,
+                                            "--stems", stems.path, "--out", out.path], environment: ["XDG_DATA_HOME": data.path])
+        XCTAssertEqual(result.status, 0, result.error)
+        let ambient = try WAVFile(contentsOf: stems.appendingPathComponent("ambient.wav")).samples[0]
+        XCTAssertEqual(Measure.peak(ambient[..<(3 * 48_000)]), 0, "silent before its stage")
+        XCTAssertGreaterThan(Measure.peak(ambient[(4 * 48_000)..<(10 * 48_000)]), 0.003, "playing in its stage")
+    }
 }

@@ -57,7 +57,9 @@ public final class AmbientController: Sendable {
         if normalized { key = String(key.dropLast(5)) }
         _ = try AmbientParameters.parameter(key)
         guard let argument = message.arguments.first else {
-            let current = conductor.state[key] ?? KesshoParameters.parameter(key)!.defaultValue
+            // The drift position lives in the conductor (the hashed state keeps the web's value).
+            let current = key == "cofCurrentStep" ? .number(Double(conductor.harmony.step))
+                : conductor.state[key] ?? KesshoParameters.parameter(key)!.defaultValue
             if !normalized { return [.reply(OSCMessage(message.address, [AmbientParameters.natural(current)]))] }
             guard let n = AmbientParameters.normalized(current, for: key) else {
                 throw AmbientError("has no /norm address (only ranged numbers, toggles and choices)")
