@@ -29,7 +29,7 @@ public enum AmbientKeyStatus: Equatable, Sendable {
         "oceanSampleEnabled": .storedOnly("no field recording is shipped"),
         "oceanSampleLevel": .storedOnly("no field recording is shipped"),
         "cofCurrentStep": .readOnly("engine-owned: the circle-of-fifths drift position"),
-        "randomWalkSpeed": .storedOnly("the web's UI walk timer; slider walk modes are not run here"),
+        "randomWalkSpeed": .rendered("the speed of the preset's walking sliders"),
     ]
 
     public static func status(of key: String) -> AmbientKeyStatus {
