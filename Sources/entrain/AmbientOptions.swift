@@ -23,6 +23,14 @@ struct AmbientOptions: ParsableArguments {
 
     var reverbQuality: FDNReverb.Quality { AmbientSettings.quality(quality) }
 
+    /// The preset with `--set /ambient/…` changes applied: the file's (or, with changes only, the
+    /// web's defaults); nil when neither is given, and the ambient engine then waits for OSC.
+    func preset(with changes: [(key: String, value: KesshoValue)]) throws -> KesshoPreset? {
+        guard var preset = try preset() ?? (changes.isEmpty ? nil : KesshoPreset(name: "command line")) else { return nil }
+        for change in changes { preset.state[change.key] = change.value }
+        return preset
+    }
+
     /// The preset, with its loader warnings on stderr; nil without --ambient-preset.
     func preset() throws -> KesshoPreset? {
         guard let presetPath else { return nil }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import EntrainCore
+import EntrainControl
 import EntrainEngine
+import Kessho
 
 /// Parameter options shared by `run`, `render` and `bench`. Each maps onto an address of the
 /// parameter table, which does all validation: the CLI and OSC enforce the same ranges.
@@ -29,8 +31,31 @@ struct EngineOptions: ParsableArguments {
     var fadeOut: String?
     @Option(help: "Output ceiling in dBFS (-40 to -0.1). Nothing can exceed it.")
     var ceiling: String?
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set any parameter by its OSC address, e.g. --set /entrain/voice/2/level=0.5.", valueName: "address=value"))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set any parameter by its OSC address, e.g. --set /entrain/voice/2/level=0.5, or an ambient key, e.g. --set /ambient/tension=0.6.", valueName: "address=value"))
     var assignments: [String] = []
+
+    static let ambientPrefix = "/ambient/"
+
+    /// `--set` as (address, text) pairs.
+    func splitAssignments() throws -> [(String, String)] {
+        try assignments.map { assignment in
+            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw ValidationError("--set expects address=value, got '\(assignment)'") }
+            return (parts[0], parts[1])
+        }
+    }
+
+    /// `--set /ambient/KEY=VALUE`: changes to the ambient engine's Kessho state, checked by key.
+    func ambientChanges() throws -> [(key: String, value: KesshoValue)] {
+        try splitAssignments().filter { $0.0.hasPrefix(Self.ambientPrefix) }.map { address, text in
+            let key = String(address.dropFirst(Self.ambientPrefix.count))
+            do {
+                return (key, try AmbientParameters.value(text: text, for: key))
+            } catch {
+                throw ValidationError("\(address): \(error)")
+            }
+        }
+    }
 
     /// Whether any entrainment setting was given (a render with an ambient preset then mixes both).
     var givesEntrainment: Bool {
@@ -39,7 +64,12 @@ struct EngineOptions: ParsableArguments {
     }
 
     /// `base` (default: the table's defaults) with every given option applied, validated together.
-    func parameterValues(over base: ParameterValues? = nil) throws -> ParameterValues {
+    /// `ambientHandled`: the command applies `--set /ambient/…` itself (run, render); elsewhere
+    /// such a setting is an error rather than silently ignored.
+    func parameterValues(over base: ParameterValues? = nil, ambientHandled: Bool = false) throws -> ParameterValues {
+        if !ambientHandled, let address = try splitAssignments().first(where: { $0.0.hasPrefix(Self.ambientPrefix) })?.0 {
+            throw ValidationError("\(address): ambient settings apply to run and render only")
+        }
         let table = Engine.parameterTable
         var values = base ?? table.defaults
         let named: [(String?, String)] = [
@@ -49,10 +79,8 @@ struct EngineOptions: ParsableArguments {
             (fadeIn, "/master/fade-in"), (fadeOut, "/master/fade-out"), (ceiling, "/master/ceiling"),
         ]
         var changes = named.compactMap { text, address in text.map { (address, $0) } }
-        for assignment in assignments {
-            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw ValidationError("--set expects address=value, got '\(assignment)'") }
-            changes.append((parts[0], parts[1]))
+        for (address, text) in try splitAssignments() where !address.hasPrefix(Self.ambientPrefix) {
+            changes.append((address, text))
         }
         do {
             for (address, text) in changes {

@@ -53,7 +53,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let program = try session.program(sampleRate: Double(rate))
-        let values = try engine.parameterValues()
+        let values = try engine.parameterValues(ambientHandled: true)
         let length = duration ?? program.map { Double($0.frames) / Double(rate) } ?? 0
         var job = RenderJob(values: program?.initialValues(values) ?? values, duration: length, sampleRate: rate, format: format)
         job.blockSize = blockSize
@@ -64,7 +64,7 @@ struct Render: ParsableCommand {
             player = sessionPlayer
         }
         // The ambient engine: started by --ambient-preset, or by a session stage's "ambient" block.
-        let preset = try ambient.preset()
+        let preset = try ambient.preset(with: try engine.ambientChanges())
         let stagesUseAmbient = !(program?.ambientStarts.isEmpty ?? true)
         if preset != nil || stagesUseAmbient {
             let presets = AmbientPresets(directories: AmbientPresets.standardDirectories())

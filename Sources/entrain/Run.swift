@@ -46,7 +46,7 @@ struct Run: ParsableCommand {
         var base = Engine.parameterTable.defaults
         if !noRestore, let last = library.presets.lastUsed(over: base) { base = last }
         if let preset { base = try library.presets.load(preset, over: base) }
-        let values = try light.apply(to: try engine.parameterValues(over: base))
+        let values = try light.apply(to: try engine.parameterValues(over: base, ambientHandled: true))
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
         SignalWatcher.install()
 
@@ -58,7 +58,7 @@ struct Run: ParsableCommand {
                                                    ambientQuality: ambient.reverbQuality))
         // The ambient engine is always there (silent until played), so OSC and sessions can
         // start it; --ambient-preset starts it with the client.
-        let ambientPreset = try ambient.preset()
+        let ambientPreset = try ambient.preset(with: try engine.ambientChanges())
         let conductor = AmbientConductor(host: current.host, state: ambientPreset?.state ?? .defaults,
                                          sliders: ambientPreset.map(KesshoSliders.init) ?? KesshoSliders(), seed: ambient.seed,
                                          clock: AmbientConductor.liveClock(current.host))

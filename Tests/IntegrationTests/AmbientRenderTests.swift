@@ -121,4 +121,21 @@ final class AmbientRenderTests: XCTestCase {
         XCTAssertEqual(Measure.peak(ambient[..<(3 * 48_000)]), 0, "silent before its stage")
         XCTAssertGreaterThan(Measure.peak(ambient[(4 * 48_000)..<(10 * 48_000)]), 0.003, "playing in its stage")
     }
+
+    /// `--set /ambient/KEY=VALUE` changes the ambient state from the command line, checked as OSC
+    /// checks it; without a preset it plays the web's defaults.
+    func testAmbientSettingsOnTheCommandLine() throws {
+        let out = temp.appendingPathComponent("set.wav")
+        let bad = try EntrainBinary.run(["render", "--set", "/ambient/tension=2", "--duration", "2", "--out", out.path])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.error.contains("/ambient/tension: 2 is out of range 0…1"), bad.error)
+        let elsewhere = try EntrainBinary.run(["analyse", out.path, "--set", "/ambient/tension=0.5"])
+        XCTAssertNotEqual(elsewhere.status, 0, "not silently ignored")
+        let good = try EntrainBinary.run(["render", "--set", "/ambient/masterVolume=0", "--duration", "4", "--out", out.path])
+        XCTAssertEqual(good.status, 0, good.error)
+        XCTAssertEqual(Measure.peak(try WAVFile(contentsOf: out).samples[0]), 0, "masterVolume 0 applied")
+        let defaults = try EntrainBinary.run(["render", "--set", "/ambient/masterVolume=0.9", "--duration", "4", "--out", out.path])
+        XCTAssertEqual(defaults.status, 0, defaults.error)
+        XCTAssertGreaterThan(Measure.peak(try WAVFile(contentsOf: out).samples[0]), 0.003, "the defaults play")
+    }
 }

@@ -47,6 +47,22 @@ public enum AmbientParameters {
         }
     }
 
+    /// The value a command-line text (`--set /ambient/KEY=TEXT`) sets `key` to, checked as an
+    /// OSC value would be: numbers for numeric keys, on/off/true/false/1/0 for toggles, names
+    /// for choices and text.
+    public static func value(text: String, for key: String) throws(AmbientError) -> KesshoValue {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch try parameter(key).kind {
+        case .number:
+            guard let n = Double(trimmed) else { throw AmbientError("expects a number, got '\(trimmed)'") }
+            return try value(.double(n), for: key)
+        case .bool:
+            return try value(trimmed == "1" ? .true : trimmed == "0" ? .false : .string(trimmed), for: key)
+        case .choice, .text:
+            return try value(.string(trimmed), for: key)
+        }
+    }
+
     /// The value a 0…1 fader position sets `key` to: linear over a number's range, toggles at
     /// 0.5, choices in equal bands. Positions outside 0…1 are clamped, as for the other /norm
     /// addresses (a fader cannot go further).
