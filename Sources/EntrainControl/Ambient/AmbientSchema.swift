@@ -14,7 +14,9 @@ enum AmbientSchema {
         then snapped to the key's step, as the web's sliders snap them. Setting a key takes effect at
         once (the harmony reads it at the next 16 s phrase, as on the web); there is no glide argument
         and time tags are not used. Every key is stored, fed back and hashed into the phrase seed, as
-        on the web, even those the engine does not render yet (see the status column).
+        on the web, even those the engine does not render yet (see the status column). A key the
+        loaded preset has in `walk` mode keeps wandering inside its range (10 Hz), as the web's UI
+        moves it, so a value set there lasts until the next step.
 
         - **Numbers** take `i`, `h`, `f` or `d`. `rootNote` takes an integer 0–11 (C=0 … B=11).
         - **Toggles** take `T`/`F`, 1/0 (as a number) or the strings `on`, `off`, `true`, `false`.
@@ -31,7 +33,7 @@ enum AmbientSchema {
         |---|---|---|---|
         | `/ambient/play` | `[f:fade]` | start the engine (fade-in in seconds, default 0.05; pads keep their own attack). The phrase grid follows UTC: the seed bucket is frozen at this moment | — |
         | `/ambient/stop` | `[f:fade]` | fade out (default 2 s, at most 600), then stop computing | — |
-        | `/ambient/seed` | `[i\\|h:seed]` | the seed of what the web leaves to `Math.random` (filter walk, grain noise, ocean), ≥ 0; takes effect at the next `/ambient/play`. No argument: a query | `/ambient/seed h` |
+        | `/ambient/seed` | `[i\\|h:seed]` | the seed of what the web leaves to `Math.random` (filter walk, walking sliders, grain noise, ocean), ≥ 0; takes effect at the next `/ambient/play`. No argument: a query | `/ambient/seed h` |
         | `/ambient/status` | none | a snapshot | `/ambient/status i:playing s:bucket h:seed i:drift_step f…:chord` (the sounding chord's frequencies in Hz, A4 = 432 Hz; none before the first play) |
         | `/ambient/preset/load` | `s:name [f:crossfade]` | load a Kessho preset (the web's JSON) from `./presets/ambient` or `$XDG_DATA_HOME/entrain/ambient` by name, with or without `.json` (paths leading outside are refused), and glide there over `crossfade` seconds (default 0; a glide needs the engine playing). The drift goes home; `reverbQuality` is kept (a listener's preference on the web). Does not start the engine | one `/ambient/preset/warning s:name s:warning` per loader warning |
         | `/ambient/preset/save` | `s:name` | save the current state in the web's format as `$XDG_DATA_HOME/entrain/ambient/NAME.json`, atomically, with the last loaded preset's slider ranges and modes. Names: 1–64 letters, digits, spaces, `- _ . ( )` | — |
