@@ -199,8 +199,18 @@ public final class AmbientConductor: @unchecked Sendable {
     public func pump() throws {
         try lock.withLock {
             guard playing else { return }
-            try schedule(until: clock().frame + lookahead)
+            let now = clock()
+            followWallClock(now)
+            try schedule(until: now.frame + lookahead)
         }
+    }
+
+    /// A sound card's clock drifts from UTC (50 ppm is 0.18 s an hour): when the engine's frames
+    /// and the wall clock disagree by more than 20 ms, the grid is re-anchored at `now`. Offline
+    /// clocks agree exactly and never move it; a live clock's jitter (a period) stays below.
+    private func followWallClock(_ now: Moment) {
+        let predicted = origin.unixSeconds + Double(now.frame - origin.frame) / sampleRate
+        if abs(predicted - now.unixSeconds) > 0.02 { origin = now }
     }
 
     // MARK: Scheduling (under the lock)

@@ -134,7 +134,9 @@ final class AmbientConductorTests: XCTestCase {
         let host = try EngineHost(sampleRate: 44_100)
         let newClock = Clock()
         newClock.frame = 1_000
-        try conductor.move(to: host, clock: { .init(frame: newClock.frame, unixSeconds: Self.start + 5) })
+        try conductor.move(to: host, clock: {
+            .init(frame: newClock.frame, unixSeconds: Self.start + 5 + Double(newClock.frame - 1_000) / 44_100)
+        })
         let resumed = drain(host)
         XCTAssertEqual(resumed.map(\.kind), [.play, .chord, .grainSequence])
         XCTAssertEqual(resumed.map(\.frame), [1_000, 1_000, 1_000])
@@ -183,5 +185,26 @@ final class AmbientConductorTests: XCTestCase {
         XCTAssertGreaterThan(walked.max()! - walked.min()!, 0.05, "it moves")
         XCTAssertLessThanOrEqual(zip(walked, walked.dropFirst()).map { abs($1 - $0) }.max()!, 0.4 * 0.05 + 0.011,
                                  "at most 5 % of the range per tick")
+    }
+
+    /// Live, the sound card's clock drifts from UTC: the grid follows the wall clock, so an hour
+    /// at 200 ppm fast still puts the boundary on the frame that plays at its UTC second (±20 ms).
+    func testGridFollowsTheWallClockWhenTheCardDrifts() throws {
+        let clock = Clock()
+        let host = try EngineHost(sampleRate: 48_000)
+        let fast = 1.0002  // the card's frames run 200 ppm fast against UTC
+        let conductor = AmbientConductor(host: host, lookaheadSeconds: 0.25) {
+            .init(frame: clock.frame, unixSeconds: Self.start + Double(clock.frame) / 48_000 / fast)
+        }
+        try conductor.play()
+        var sequences: [Int64] = []
+        while clock.frame < 3_700 * 48_000 {
+            clock.frame += 2_400
+            try conductor.pump()
+            sequences += drain(host).filter { $0.kind == .grainSequence }.map(\.frame)
+        }
+        // Phrase 110627550 + 225 starts 3600 s after the hour: on the card, at frame 3600·48000·fast.
+        let hourLater = try XCTUnwrap(sequences.first { $0 > 3_599 * 48_000 })
+        XCTAssertEqual(Double(hourLater), 3_600 * 48_000 * fast, accuracy: 0.02 * 48_000)
     }
 }
