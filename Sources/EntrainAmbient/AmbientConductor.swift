@@ -35,11 +35,10 @@ public final class AmbientConductor: @unchecked Sendable {
     private var nextWalkFrame: Int64 = .max
     private var seedValue: UInt64
     private var playing = false
-    private var origin = Moment(frame: 0, unixSeconds: 0)
+    private var grid = PhraseGrid(start: Moment(frame: 0, unixSeconds: 0), sampleRate: 48_000)
     private var bucketValue = ""
     private var driver: KesshoHarmonyDriver?
     private var stream = KesshoRandom(seed: "")
-    private var nextPhrase = 0
     private var lastFrame: Int64 = 0
     private var morph: Morph?
 
@@ -79,22 +78,12 @@ public final class AmbientConductor: @unchecked Sendable {
             morph = nil
             guard playing else { return }
             let now = clock()
-            origin = now
-            var event = AmbientEvent(frame: now.frame, kind: .play)
-            event.seed = seedValue
-            event.seconds = 0.05
-            event.settings = AmbientSettings(kessho: current, sliders: sliders)
-            try push(event)
+            grid = PhraseGrid(grid, anchoredAt: now, sampleRate: sampleRate)
+            try push(.play(at: now.frame, seed: seedValue, fadeSeconds: 0.05, settings: settingsNow))
             nextWalkFrame = now.frame + walkStep
-            if let chord = driver?.harmony.chord {
-                var resume = AmbientEvent(frame: now.frame, kind: .chord)
-                resume.chordSize = min(chord.frequencies.count, 6)
-                for i in 0..<resume.chordSize { resume.chord[i] = chord.frequencies[i] }
-                try push(resume)  // no stagger draws: this is not a chord change
-            }
-            var sequence = AmbientEvent(frame: now.frame, kind: .grainSequence)
-            sequence.streamCounter = stream.generator.counter
-            try push(sequence)
+            // No stagger draws: this is not a chord change.
+            if let chord = driver?.harmony.chord { try push(.chord(chord, at: now.frame)) }
+            try push(.grainSequence(at: now.frame, streamCounter: stream.generator.counter))
         }
     }
 
@@ -126,7 +115,7 @@ public final class AmbientConductor: @unchecked Sendable {
             current[key] = value
             morph = nil
             if key == "cofDriftEnabled", value == .bool(false) { driver?.resetDrift() }
-            if key == "seedWindow", old != value, playing { restartStreams(at: origin) }
+            if key == "seedWindow", old != value, playing { restartStreams(at: grid.origin) }
             try pushSettings()
         }
     }
@@ -171,11 +160,7 @@ public final class AmbientConductor: @unchecked Sendable {
             restartStreams(at: start)
             walk = KesshoSliderWalk(sliders, seed: seedValue)
             nextWalkFrame = start.frame + walkStep
-            var event = AmbientEvent(frame: start.frame, kind: .play)
-            event.seed = seedValue
-            event.seconds = fadeSeconds
-            event.settings = AmbientSettings(kessho: current, sliders: sliders)
-            try push(event)
+            try push(.play(at: start.frame, seed: seedValue, fadeSeconds: fadeSeconds, settings: settingsNow))
             playing = true
             if let chord = driver?.harmony.chord { try pushChord(chord, at: start.frame) }
             try pushGrainSequence(at: start.frame)
@@ -187,9 +172,7 @@ public final class AmbientConductor: @unchecked Sendable {
     public func stop(fadeSeconds: Double = 2, at frame: Int64? = nil) throws {
         try lock.withLock {
             guard playing else { return }
-            var event = AmbientEvent(frame: max(frame ?? clock().frame, lastFrame), kind: .stop)
-            event.seconds = fadeSeconds
-            try push(event)
+            try push(.stop(at: max(frame ?? clock().frame, lastFrame), fadeSeconds: fadeSeconds))
             playing = false
             morph = nil
         }
@@ -200,34 +183,21 @@ public final class AmbientConductor: @unchecked Sendable {
         try lock.withLock {
             guard playing else { return }
             let now = clock()
-            followWallClock(now)
+            grid.follow(now)
             try schedule(until: now.frame + lookahead)
         }
-    }
-
-    /// A sound card's clock drifts from UTC (50 ppm is 0.18 s an hour): when the engine's frames
-    /// and the wall clock disagree by more than 20 ms, the grid is re-anchored at `now`. Offline
-    /// clocks agree exactly and never move it; a live clock's jitter (a period) stays below.
-    private func followWallClock(_ now: Moment) {
-        let predicted = origin.unixSeconds + Double(now.frame - origin.frame) / sampleRate
-        if abs(predicted - now.unixSeconds) > 0.02 { origin = now }
     }
 
     // MARK: Scheduling (under the lock)
 
     private func restartStreams(at start: Moment) {
-        origin = start
+        grid = PhraseGrid(start: start, sampleRate: sampleRate)
         bucketValue = KesshoSeed.bucket(Date(timeIntervalSince1970: start.unixSeconds), window: KesshoSeedWindow(state: current))
         stream = KesshoRandom(seed: KesshoSeed.engineSeed(bucket: bucketValue))
         driver = KesshoHarmonyDriver(bucket: bucketValue, state: current)
-        // The first boundary is the next multiple of 16 s (the start itself when exactly on one).
-        nextPhrase = Int((start.unixSeconds / KesshoPhrase.length).rounded(.up))
     }
 
-    /// The engine frame that plays at Unix time `t`.
-    private func frame(at t: Double) -> Int64 {
-        origin.frame + Int64(((t - origin.unixSeconds) * sampleRate).rounded(.down))
-    }
+    private var settingsNow: AmbientSettings { AmbientSettings(kessho: current, sliders: sliders) }
 
     /// Frames between slider-walk ticks (the web's 10 Hz timer) and morph steps.
     private var walkStep: Int64 { Int64(0.1 * sampleRate) }
@@ -236,7 +206,7 @@ public final class AmbientConductor: @unchecked Sendable {
     /// Everything due up to `horizon`, in frame order: phrase boundaries, walk ticks, morph steps.
     private func schedule(until horizon: Int64) throws {
         while true {
-            let boundary = frame(at: Double(nextPhrase) * KesshoPhrase.length)
+            let boundary = grid.nextBoundaryFrame
             let walkAt = walk.map { $0.isEmpty ? Int64.max : nextWalkFrame } ?? .max
             let morphAt = morph.map { $0.lastStepFrame + morphStep } ?? .max
             let next = min(boundary, walkAt, morphAt)
@@ -256,11 +226,11 @@ public final class AmbientConductor: @unchecked Sendable {
     /// The web's boundary, in its order: drift, harmony, chord (if new), granulator draws.
     private func phraseBoundary(at frame: Int64) throws {
         guard var d = driver else { return }
-        let changed = d.phraseBoundary(phraseIndex: nextPhrase, state: current, coin: { stream.next() })
+        let changed = d.phraseBoundary(phraseIndex: grid.nextPhrase, state: current, coin: { stream.next() })
         driver = d
         if changed { try pushChord(d.harmony.chord, at: frame) }
         try pushGrainSequence(at: frame)
-        nextPhrase += 1
+        grid.advance()
     }
 
     /// Six stagger draws from the engine stream, then the chord.
@@ -268,19 +238,13 @@ public final class AmbientConductor: @unchecked Sendable {
         var draws = InlineArray<6, Double>(repeating: 0)
         for i in 0..<6 { draws[i] = stream.next() }
         let spread = current.number("waveSpread") ?? 4
-        var event = AmbientEvent(frame: frame, kind: .chord)
-        event.offsets = PadEnsemble.stagger(draws, waveSpread: spread)
-        event.chordSize = min(chord.frequencies.count, 6)
-        for i in 0..<event.chordSize { event.chord[i] = chord.frequencies[i] }
-        try push(event)
+        try push(.chord(chord, at: frame, offsets: PadEnsemble.stagger(draws, waveSpread: spread)))
     }
 
     /// The granulator's 10 000 draws: the plugin replays them from the stream's counter; the
     /// stream moves past them here.
     private func pushGrainSequence(at frame: Int64) throws {
-        var event = AmbientEvent(frame: frame, kind: .grainSequence)
-        event.streamCounter = stream.generator.counter
-        try push(event)
+        try push(.grainSequence(at: frame, streamCounter: stream.generator.counter))
         for _ in 0..<Granulator.sequenceCapacity { _ = stream.next() }
     }
 
@@ -294,9 +258,7 @@ public final class AmbientConductor: @unchecked Sendable {
     }
 
     private func pushSettings(at frame: Int64? = nil) throws {
-        var event = AmbientEvent(frame: max(frame ?? clock().frame, lastFrame), kind: .settings)
-        event.settings = AmbientSettings(kessho: current, sliders: sliders)
-        try push(event)
+        try push(.settings(settingsNow, at: max(frame ?? clock().frame, lastFrame)))
     }
 
     private func push(_ event: AmbientEvent) throws {
