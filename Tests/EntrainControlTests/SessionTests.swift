@@ -62,6 +62,20 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(session.stages[1].pluginBlocks.map(\.key), ["led"])
     }
 
+    /// Writing a session back keeps its plugin blocks whole (nested values, arrays, text).
+    func testPluginBlocksSurviveAnEncodeDecodeRoundTrip() throws {
+        let session = try decode("""
+        { "name": "x", "stages": [ { "duration": 60, "ambient": { "preset": "Zone \\"1\\"", "crossfade": 2.5,
+                                     "list": [1, true, null, { "a": -0.125 }] }, "haptic": { "pattern": "rain" } } ] }
+        """)
+        let again = try decode(SessionEncoder.json(session))
+        func plain(_ v: JSONValue) -> String { SessionEncoder.json(v) }
+        XCTAssertEqual(again.stages[0].pluginBlocks.map(\.key), ["ambient", "haptic"])
+        XCTAssertEqual(again.stages[0].pluginBlocks.map { plain($0.value.value) }, session.stages[0].pluginBlocks.map { plain($0.value.value) })
+        XCTAssertEqual(again.stages[0].pluginBlocks[0].value["crossfade"]?.value, .number(2.5))
+        XCTAssertEqual(again.stages[0].pluginBlocks[0].value["preset"]?.value, .string("Zone \"1\""))
+    }
+
     func testShippedSessionsAreValid() throws {
         let folder = EntrainBinary.packageRoot.appendingPathComponent("sessions")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }

@@ -33,11 +33,23 @@ public enum SessionEncoder {
                 let list = (0...last).map { v in voices[v].map { "{ \($0.joined(separator: ", ")) }" } ?? "null" }
                 fields.append("\"voices\": [\n        \(list.joined(separator: ",\n        "))\n      ]")
             }
-            for (key, _) in stage.pluginBlocks { fields.append("\"\(key)\": {}") }
+            for (key, block) in stage.pluginBlocks { fields.append("\(quote(key)): \(json(block.value))") }
             stages.append("    {\n      " + fields.joined(separator: ",\n      ") + "\n    }")
         }
         return "{\n  \"format\": \"\(SessionDecoder.format)\",\n  \"name\": \(quote(session.name)),\n  \"description\": \(quote(session.description)),\n"
             + "  \"stages\": [\n" + stages.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+
+    /// A plugin block as it was read (ambient, haptic, …): nothing of it is lost on the way out.
+    public static func json(_ value: JSONValue) -> String {
+        switch value {
+        case .object(let members): "{ " + members.map { "\(quote($0.key)): \(json($0.value.value))" }.joined(separator: ", ") + " }"
+        case .array(let items): "[" + items.map { json($0.value) }.joined(separator: ", ") + "]"
+        case .string(let s): quote(s)
+        case .number(let n): n.isFinite ? ParameterSpec.format(n) : "null"
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        }
     }
 
     static func quote(_ s: String) -> String {
