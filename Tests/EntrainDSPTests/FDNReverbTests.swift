@@ -37,7 +37,8 @@ final class FDNReverbTests: XCTestCase {
 
     static let eight = [37.3, 43.7, 53.1, 61.7, 71.3, 83.9, 97.1, 109.3]
 
-    func testDecayTimeFollowsFeedbackAndSize() {
+    /// Plate at decay 0 and size 1, nothing that colours the decay: no damping, modulation or predelay.
+    static var plainPlate: FDNReverb.Settings {
         var plate = FDNReverb.Settings()
         plate.type = .plate
         plate.decay = 0
@@ -45,6 +46,11 @@ final class FDNReverbTests: XCTestCase {
         plate.modulation = 0
         plate.predelayMilliseconds = 0
         plate.size = 1
+        return plate
+    }
+
+    func testDecayTimeFollowsFeedbackAndSize() {
+        var plate = Self.plainPlate
         let short = rt60(plate, seconds: 6)
         XCTAssertEqual(short, expected(feedback: 0.88, size: 1, milliseconds: Self.eight), accuracy: 0.15 * 3.32, "plate, size 1")
         plate.size = 2
@@ -64,13 +70,7 @@ final class FDNReverbTests: XCTestCase {
     /// The lite variant's four lines (41.3 … 103.7 ms) decay at their own rate; ultra shares the
     /// balanced lines (only its diffusers are longer), so its decay time matches balanced.
     func testLiteAndUltraDecayTimes() {
-        var plate = FDNReverb.Settings()
-        plate.type = .plate
-        plate.decay = 0
-        plate.damping = 0
-        plate.modulation = 0
-        plate.predelayMilliseconds = 0
-        plate.size = 1
+        let plate = Self.plainPlate
         let lite = rt60(plate, quality: .lite, seconds: 8)
         let expectedLite = expected(feedback: 0.88, size: 1, milliseconds: [41.3, 59.7, 79.1, 103.7])
         XCTAssertEqual(lite, expectedLite, accuracy: 0.15 * expectedLite, "lite, plate, size 1")
