@@ -43,9 +43,14 @@ public final class AmbientConductor: @unchecked Sendable {
     private var morph: Morph?
 
     struct Morph {
-        let from: KesshoState, to: KesshoState
+        var from: KesshoState, to: KesshoState
         let startFrame: Int64, frames: Int64
         var lastStepFrame: Int64
+
+        mutating func pin(_ key: String, _ value: KesshoValue) {
+            from[key] = value
+            to[key] = value
+        }
     }
 
     /// `clock` tells where the engine is now; `lookaheadSeconds` is how early events are queued
@@ -113,7 +118,8 @@ public final class AmbientConductor: @unchecked Sendable {
         try lock.withLock {
             let old = current[key]
             current[key] = value
-            morph = nil
+            // A key set during a preset glide holds its value; the other keys glide on.
+            morph?.pin(key, value)
             if key == "cofDriftEnabled", value == .bool(false) { driver?.resetDrift() }
             if key == "seedWindow", old != value, playing { restartStreams(at: grid.origin) }
             try pushSettings()

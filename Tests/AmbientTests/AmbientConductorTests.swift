@@ -116,8 +116,10 @@ final class AmbientConductorTests: XCTestCase {
         let half = conductor.state
         XCTAssertEqual(half.number("masterVolume") ?? 0, 0.45, accuracy: 0.01)
         XCTAssertEqual(half.string("filterType"), "bandpass")
+        try conductor.set("tension", .number(0.9))  // a fader moved mid-glide: it holds, the glide goes on
         clock.frame = 3 * 48_000
         try conductor.pump()
+        target["tension"] = .number(0.9)
         XCTAssertEqual(conductor.state, target)
         let settings = drain(host).filter { $0.kind == .settings }
         XCTAssertEqual(settings.last?.settings.levels.masterVolume ?? 0, 0.2, accuracy: 1e-12)
