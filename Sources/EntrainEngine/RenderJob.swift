@@ -51,15 +51,15 @@ public struct RenderJob {
 
         let output = try RenderOutput(main: url, stems: stemsDirectory, pairs: mix, format: format, sampleRate: sampleRate,
                                       frames: frames, ceiling: try host.value(of: "/master/ceiling"))
-        let peak = try renderPipelined(host: host, frames: frames, into: output)
+        try renderPipelined(host: host, frames: frames, into: output)
         try output.finish()
-        return Result(frames: frames, peak: peak, note: note)
+        return Result(frames: frames, peak: output.peak, note: note)  // what the main file holds
     }
 
     /// The engine renders chunks on this thread while a second thread converts and writes the
     /// previous ones: on two cores the file costs little more than the engine itself.
     /// A small ring of chunk buffers bounds memory; writes stay in order.
-    private func renderPipelined(host: EngineHost, frames: Int, into output: RenderOutput) throws -> Float {
+    private func renderPipelined(host: EngineHost, frames: Int, into output: RenderOutput) throws {
         let chunkFrames = 64 * blockSize, chunkCount = 4, channels = 2 * mix.count
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: channels * chunkFrames * chunkCount)
         defer { storage.deallocate() }
@@ -68,7 +68,6 @@ public struct RenderJob {
         final class Failure: @unchecked Sendable { var error: Error? }  // touched on `writes` only
         let failure = Failure()
         let renderer = OfflineRenderer(host: host, blockSize: blockSize)
-        _ = host.status.pointee.takePeaks()
         var done = 0, chunk = 0
         while done < frames {
             free.wait()
@@ -87,8 +86,6 @@ public struct RenderJob {
             chunk += 1
         }
         if let error = writes.sync(execute: { failure.error }) { throw error }
-        let peaks = host.status.pointee.takePeaks()
-        return max(peaks.left, peaks.right, output.peak)
     }
 
     /// One chunk of the pipeline: each pair's left then right samples, `stride` apart. Handed

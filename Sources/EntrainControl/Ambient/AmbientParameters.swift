@@ -1,3 +1,4 @@
+import EntrainCore
 import Foundation
 import Kessho
 
@@ -122,5 +123,5 @@ public enum AmbientParameters {
 
     static func describe(_ range: ClosedRange<Double>) -> String { "\(format(range.lowerBound))…\(format(range.upperBound))" }
 
-    static func format(_ n: Double) -> String { n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n) }
+    static func format(_ n: Double) -> String { ParameterSpec.format(n) }
 }

@@ -1,6 +1,7 @@
 import EntrainCore
 import EntrainEngine
 import Foundation
+import Kessho
 
 /// Writes a session in the documented format (what `entrain import` produces).
 public enum SessionEncoder {
@@ -52,18 +53,6 @@ public enum SessionEncoder {
         }
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// JSON string quoting: the Kessho port's, which is JS `JSON.stringify`'s exactly.
+    static func quote(_ s: String) -> String { KesshoStateJSON.quote(s) }
 }

@@ -44,7 +44,7 @@ public struct AmbientSound {
         mix.granulator.apply(s.granular)
         mix.reverb.apply(s.reverb)
         mix.ocean.settings = s.ocean
-        mix.apply(s.levels)
+        mix.apply(s.levels)  // after the ocean's settings: the levels decide its intensity
     }
 
     /// Apply a chord now (frequencies before the octave shift), voice i `offsets[i]` s late.
