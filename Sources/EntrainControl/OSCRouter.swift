@@ -48,7 +48,10 @@ public struct OSCRouter: Sendable {
         switch message.address {
         case "/ping": return [.reply(OSCMessage("/pong", message.arguments))]
         case "/status": return [.reply(OSCMessage("/status", status()))]
-        case "/panic": return perform(message) { try host().panic() }
+        case "/panic":
+            // Whatever it carries (a button's press or release, anything): a blackout is never refused.
+            host().panic()
+            return []
         case "/resume": return perform(message) { try host().resume() }
         case "/osc/subscribe":
             guard message.arguments.count <= 1 else { return [.error(address: message.address, reason: "expects at most one argument: i port")] }
@@ -208,10 +211,15 @@ public struct OSCRouter: Sendable {
         return []
     }
 
+    /// A command address: no argument or a button's press does it, a release is ignored.
     private func perform(_ message: OSCMessage, _ body: () throws -> Void) -> [Action] {
-        guard message.arguments.isEmpty else { return [.error(address: message.address, reason: "takes no arguments")] }
-        do { try body() } catch { return [.error(address: message.address, reason: "\(error)")] }
-        return []
+        switch ControllerPress(message.arguments) {
+        case .release: return []
+        case .refused(let reason): return [.error(address: message.address, reason: reason)]
+        case .press:
+            do { try body() } catch { return [.error(address: message.address, reason: "\(error)")] }
+            return []
+        }
     }
 
     private func parameter(_ message: OSCMessage, at timetag: OSCTimetag) -> [Action] {

@@ -1,5 +1,6 @@
 /// A change for the engine, stamped with the frame at which it applies.
 /// Plain value type: it crosses from the control thread to the process thread through a ring.
+/// (Panic is not a command: it is a flag the engine reads every period, see `EngineStatus`.)
 public struct Command: Sendable, BitwiseCopyable {
     public enum Kind: UInt8, Sendable, BitwiseCopyable {
         /// Set a parameter (global index) to `value`, gliding over `glideFrames`.
@@ -8,9 +9,6 @@ public struct Command: Sendable, BitwiseCopyable {
         case stop
         /// Fade back in over `glideFrames` after a stop (a session played again).
         case start
-        /// Silence within one period and hold it until `resume`.
-        case panic
-        case resume
         /// Start the pattern in slot `parameter` (`value` ticks long) at `frame`; slot 0xFFFF stops.
         case pattern
     }

@@ -44,6 +44,13 @@ public struct Engine {
     var fadeInFrames: Int
     var pending = PendingCommands()
     var stopping = false
+    /// The panic state applied (the request is `status.panicRequested`).
+    var panicked = false
+    let panicFadeFrames: Int
+    /// The audio pairs are rendered and limited here, and only limited samples are copied to
+    /// the port buffers, which another client may read at any moment (around an xrun): the
+    /// ceiling holds in every sample anyone can see. Four buffers of `maximumChunk` frames.
+    let mix: UnsafeMutablePointer<Float>
     let commands: UnsafePointer<CommandRing>
     let status: UnsafePointer<EngineStatus>
     let beatEvents: UnsafePointer<BeatEventRing>
@@ -82,6 +89,10 @@ public struct Engine {
         entrainmentBus.fade(to: 1, frames: fadeInFrames)
         ambient = AmbientPlugin(sampleRate: sampleRate, quality: ambientQuality)
         ambientBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
+        haptic.ceiling = entrainmentBus.limiter.ceilingGain
+        panicFadeFrames = Int(EngineHost.panicFadeSeconds * sampleRate)
+        mix = .allocate(capacity: 4 * Self.maximumChunk)
+        mix.initialize(repeating: 0, count: 4 * Self.maximumChunk)
     }
 
     func deallocate() {
@@ -92,6 +103,7 @@ public struct Engine {
         haptic.deallocate()
         ambient.deallocate()
         ambientBus.deallocate()
+        mix.deallocate()
     }
 
     /// One period from the host (JACK or the offline renderer): the FFT edge of the beat analysis,
@@ -126,6 +138,7 @@ public struct Engine {
 
     @inline(__always)
     mutating func renderPeriod(_ io: PortBuffers, frames: Int) {
+        followPanicRequest()
         takeCommandsFromRing()
         beat.analyse(start: frame, frames: frames, ring: beatEvents)
         prepareLightAndTouch()
@@ -161,7 +174,21 @@ public struct Engine {
         haptic.periodStart = frame
         haptic.freewheeling = freewheeling
         haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + light.offsetFrames
-        haptic.ceiling = entrainmentBus.limiter.ceilingGain
+    }
+
+    /// Panic or resume as the control side asks, from this period's first frame: light and
+    /// haptics dark at once, the audio pairs through a short anti-click fade (resume: the fade-in).
+    @inline(__always)
+    mutating func followPanicRequest() {
+        let wanted = status.pointee.panicRequested.load(ordering: .relaxed)
+        guard wanted != panicked else { return }
+        panicked = wanted
+        let frames = wanted ? panicFadeFrames : fadeInFrames
+        entrainmentBus.mute(wanted, frames: frames)
+        ambientBus.mute(wanted, frames: frames)
+        light.blackout = wanted
+        haptic.blackout = wanted
+        status.pointee.panicked.store(wanted, ordering: .relaxed)
     }
 
     @inline(__always)
@@ -177,8 +204,13 @@ public struct Engine {
         // Light and touch first: they read voice 1 as it stands at the range's first frame.
         light.render(io, range)
         haptic.render(io, range)
-        entrainment.render(io, range)
-        if let l = io[.entrainmentL], let r = io[.entrainmentR] { entrainmentBus.process(l, r, range) }
+        if let l = io[.entrainmentL], let r = io[.entrainmentR] {
+            var inside = io
+            inside[.entrainmentL] = mix
+            inside[.entrainmentR] = mix + Self.maximumChunk
+            entrainment.render(inside, range)
+            entrainmentBus.process(mix, mix + Self.maximumChunk, into: l, r, range)
+        }
         renderAmbient(io[.ambientL], io[.ambientR], range)
     }
 
@@ -187,6 +219,7 @@ public struct Engine {
     @inline(__always)
     mutating func renderAmbient(_ left: UnsafeMutablePointer<Float>?, _ right: UnsafeMutablePointer<Float>?,
                                 _ range: Range<Int>) {
+        let mixL = mix + 2 * Self.maximumChunk, mixR = mix + 3 * Self.maximumChunk
         var start = range.lowerBound
         while start < range.upperBound {
             let now = frame + Int64(start)
@@ -198,8 +231,8 @@ public struct Engine {
             if let next = ambientEvents.pointee.peek(), next.frame < frame + Int64(end) { end = Int(next.frame - frame) }
             if let left, let right {
                 if ambient.running {
-                    ambient.render(left, right, start..<end)
-                    ambientBus.process(left, right, start..<end)
+                    ambient.render(mixL, mixR, start..<end)
+                    ambientBus.process(mixL, mixR, into: left, right, start..<end)
                     ambient.endRange(bus: ambientBus)
                 } else {
                     for i in start..<end { left[i] = 0; right[i] = 0 }
@@ -237,20 +270,8 @@ public struct Engine {
             status.pointee.stopped.store(false, ordering: .relaxed)
             entrainmentBus.fade(to: 1, frames: frames)
             if ambient.running && !ambient.stopping { ambientBus.fade(to: 1, frames: frames) }
-        case .panic:
-            entrainmentBus.mute(true, frames: frames)
-            ambientBus.mute(true, frames: frames)
-            light.blackout = true
-            haptic.blackout = true
-            status.pointee.panicked.store(true, ordering: .relaxed)
         case .pattern:
             startPattern(slot: Int(command.parameter), ticks: Int(command.value), at: command.frame)
-        case .resume:
-            entrainmentBus.mute(false, frames: frames)
-            ambientBus.mute(false, frames: frames)
-            light.blackout = false
-            haptic.blackout = false
-            status.pointee.panicked.store(false, ordering: .relaxed)
         }
     }
 
@@ -275,6 +296,7 @@ public struct Engine {
         case MasterParameters.ceiling:
             entrainmentBus.limiter.setCeiling(decibels: value)
             ambientBus.limiter.setCeiling(decibels: value)
+            haptic.ceiling = entrainmentBus.limiter.ceilingGain  // on the same frame as the audio
         case MasterParameters.fadeIn: fadeInFrames = Int(value * sampleRate)
         default: break  // fade-out length travels with the stop command
         }

@@ -25,6 +25,11 @@ public final class EngineHost: @unchecked Sendable {
     /// Ambient conductor → ambient plugin (one producer: the conductor, under its own lock).
     let ambientEvents: UnsafeMutablePointer<AmbientEventRing>
     private var lastPatternSlot = -1
+    /// Future commands, control side (guarded by `state`); fed into the ring as they fall due.
+    private var scheduler = CommandScheduler()
+    private let feedHorizon: Int64
+    /// Whether the last transport command was a stop (guarded by `state`): resume then starts.
+    private var stopRequested = false
 
     /// `ambientQuality` (the reverb's structure) is fixed here, as the web fixes it per start.
     public init(sampleRate: Double, values: ParameterValues? = nil, ringCapacity: Int = 4096,
@@ -32,6 +37,7 @@ public final class EngineHost: @unchecked Sendable {
         let values = values ?? Engine.parameterTable.defaults
         try Engine.parameterTable.checkConstraints(values)
         self.sampleRate = sampleRate
+        feedHorizon = Int64(Self.feedHorizonSeconds * sampleRate)
         state = Mutex(values)
         ring = .allocate(capacity: 1)
         ring.initialize(to: CommandRing(capacity: ringCapacity))
@@ -160,7 +166,10 @@ public final class EngineHost: @unchecked Sendable {
     /// Fade every output to silence over the configured fade-out; `isStopped` turns true after.
     public func stop(at frame: Int64? = nil) throws {
         let seconds = try value(of: "/master/fade-out")
-        try send(Command(frame: frame ?? 0, kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
+        try state.withLock { _ in
+            try push(Command(frame: frame ?? 0, kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
+            stopRequested = true
+        }
     }
 
     public var isStopped: Bool { status.pointee.stopped.load(ordering: .acquiring) }
@@ -168,26 +177,70 @@ public final class EngineHost: @unchecked Sendable {
     /// Fade back in after `stop`, over the configured fade-in, at `frame` (or now).
     public func start(at frame: Int64? = nil) throws {
         let seconds = try value(of: "/master/fade-in")
-        try send(Command(frame: frame ?? 0, kind: .start, glideFrames: max(1, Int(seconds * sampleRate))))
+        try state.withLock { _ in
+            try push(Command(frame: frame ?? 0, kind: .start, glideFrames: max(1, Int(seconds * sampleRate))))
+            stopRequested = false
+        }
     }
-    public var isPanicked: Bool { status.pointee.panicked.load(ordering: .relaxed) }
 
-    /// Silence within one period (10 ms fade) until `resume`.
-    public func panic() throws { try send(Command(frame: 0, kind: .panic, glideFrames: Int(0.01 * sampleRate))) }
+    /// Whether a panic is in force (as requested: the engine applies it at its next period).
+    public var isPanicked: Bool { status.pointee.panicRequested.load(ordering: .relaxed) }
 
-    /// Undo a panic, fading back in over the configured fade-in.
+    /// Silence and blackout until `resume`: light and haptics go dark from the engine's next
+    /// period, the audio pairs fade out over `panicFadeSeconds` (no click) and are silent once
+    /// the limiter's look-ahead has passed. A flag the engine reads every period, never a
+    /// queued command, so nothing a sender has queued can delay it. Never fails.
+    public func panic() { status.pointee.panicRequested.store(true, ordering: .relaxed) }
+
+    /// The anti-click fade of a panic, in seconds.
+    public static let panicFadeSeconds = 0.01
+
+    /// Undo a panic, fading back in over the configured fade-in; after a stop (a session's end,
+    /// a timer, /session/stop) it also starts the output again, so stop then resume always
+    /// brings the sound back.
     public func resume() throws {
-        let seconds = try value(of: "/master/fade-in")
-        try send(Command(frame: 0, kind: .resume, glideFrames: Int(seconds * sampleRate)))
+        status.pointee.panicRequested.store(false, ordering: .relaxed)
+        if state.withLock({ _ in stopRequested }) { try start() }
     }
 
     public func send(_ command: Command) throws {
         try state.withLock { _ in try push(command) }
     }
 
-    /// Call with the lock held: the ring has one producer at a time.
+    /// Commands that wait on the control side for their frame (time-tagged far ahead).
+    public var scheduledCount: Int { state.withLock { _ in scheduler.count } }
+    /// Most commands that may wait for their time at once; past it a command is refused.
+    public static var maximumScheduled: Int { CommandScheduler.capacity }
+
+    /// Hand the ring the scheduled commands that fall due within `feedHorizonSeconds`. The live
+    /// control loop and the offline renderer call it every few milliseconds / every block;
+    /// every send calls it too.
+    public func feed() { state.withLock { _ in feedLocked() } }
+
+    /// How far ahead of the engine's clock a command enters the ring: far longer than the
+    /// control loop's tick, far shorter than any wait a user may ask for.
+    public static let feedHorizonSeconds = 0.5
+
+    /// Call with the lock held: the ring has one producer at a time. Commands due later than the
+    /// feed horizon wait in the scheduler; the rest go to the ring behind what is already due.
     private func push(_ command: Command) throws {
+        if command.frame > frame + feedHorizon {
+            guard !scheduler.isFull else { throw EngineError.tooManyScheduled }
+            scheduler.insert(command)
+            return
+        }
+        feedLocked()
         guard ring.pointee.push(command) else { throw EngineError.commandQueueFull }
+    }
+
+    private func feedLocked() {
+        let horizon = frame + feedHorizon
+        while let command = scheduler.takeFirst(through: horizon) {
+            guard ring.pointee.push(command) else {
+                scheduler.putBack(command)
+                return
+            }
+        }
     }
 
     public func value(of address: String) throws -> Double { values[try table.entry(for: address).index] }
@@ -195,10 +248,13 @@ public final class EngineHost: @unchecked Sendable {
 
 public enum EngineError: Error, CustomStringConvertible {
     case commandQueueFull
+    case tooManyScheduled
     case badPattern(String)
     public var description: String {
         switch self {
         case .commandQueueFull: "the engine's command queue is full (is the engine running?)"
+        case .tooManyScheduled:
+            "more than \(CommandScheduler.capacity) commands are waiting for their time tags; this one was refused"
         case .badPattern(let why): "cannot play the pattern: \(why)"
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// What the process thread reports back, read by the control side without locks.
+/// What the process thread reports back, read by the control side without locks; and the one
+/// request that must never wait in a queue: panic.
 public struct EngineStatus: ~Copyable {
     public let framesRendered = Atomic<Int>(0)
     /// Largest |sample| per channel of entrainment_L/R since the last `takePeaks()`, as Float bits.
@@ -9,7 +10,11 @@ public struct EngineStatus: ~Copyable {
     let peakRight = Atomic<UInt32>(0)
     /// Set when a stop fade has reached silence.
     public let stopped = Atomic<Bool>(false)
+    /// Set by the engine once it has applied a panic (cleared on resume).
     public let panicked = Atomic<Bool>(false)
+    /// Control → engine: panic (true) or resume (false). A flag, not a command: no queue can
+    /// fill in front of it. The engine reads it at the start of every period.
+    public let panicRequested = Atomic<Bool>(false)
     /// Beat analysis: loudest hop of beat_in (mean square, Float bits) since the last
     /// `takeBeatLevel()`; the tracker's tempo and confidence; events the ring could not take.
     let beatLevel = Atomic<UInt32>(0)

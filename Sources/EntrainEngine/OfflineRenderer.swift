@@ -23,7 +23,7 @@ public final class OfflineRenderer {
     /// Render one block of `n` ≤ blockSize frames; `body` reads the port buffers.
     public func renderBlock<T>(_ n: Int, _ body: (PortBuffers) throws -> T) rethrows -> T {
         precondition(n > 0 && n <= blockSize)
-        host.engine.pointee.process(io, frames: n)
+        process(io, frames: n)
         return try body(io)
     }
 
@@ -32,7 +32,7 @@ public final class OfflineRenderer {
     public func feedBlock(_ n: Int, fill: (PortBuffers) -> Void) {
         precondition(n > 0 && n <= blockSize)
         fill(io)
-        host.engine.pointee.process(io, frames: n)
+        process(io, frames: n)
     }
 
     /// Render `frames` frames, handing each block's entrainment pair to `consume`.
@@ -69,9 +69,16 @@ public final class OfflineRenderer {
                 direct[pair.left] = left + done
                 direct[pair.right] = right + done
             }
-            host.engine.pointee.process(direct, frames: n)
+            process(direct, frames: n)
             done += n
         }
+    }
+
+    /// One block, after handing the engine the scheduled commands due by then (as the live
+    /// control loop does every few milliseconds).
+    private func process(_ buffers: PortBuffers, frames: Int) {
+        host.feed()
+        host.engine.pointee.process(buffers, frames: frames)
     }
 
     /// Render into memory: (left, right) of the entrainment output.

@@ -49,8 +49,11 @@ struct OutputBus {
     /// True once a fade-out has finished.
     var isSilent: Bool { fade.value == 0 && !fade.isMoving }
 
+    /// Fade, mute and limit `range` of the mix in `left`/`right` into `outLeft`/`outRight` (the
+    /// port buffers): only limited samples are ever written there.
     @inline(__always)
-    mutating func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
+    mutating func process(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
+                          into outLeft: UnsafeMutablePointer<Float>, _ outRight: UnsafeMutablePointer<Float>,
                           _ range: Range<Int>) {
         var bus = self  // local copy: stores to the buffers could alias `self`
         defer { self = bus }
@@ -59,8 +62,8 @@ struct OutputBus {
             var l = left[i] * bus.gain
             var r = right[i] * bus.gain
             bus.limiter.process(&l, &r)
-            left[i] = l
-            right[i] = r
+            outLeft[i] = l
+            outRight[i] = r
             bus.peakLeft = max(bus.peakLeft, abs(l))
             bus.peakRight = max(bus.peakRight, abs(r))
         }

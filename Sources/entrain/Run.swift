@@ -103,6 +103,7 @@ struct Run: ParsableCommand {
         var nextMeter = Date()
         while true {
             usleep(20_000)
+            current.host.feed()  // time-tagged commands falling due
             client.collectRetiredEngines()
             if client.serverGone {
                 if !quiet { status.finish() }
@@ -114,6 +115,7 @@ struct Run: ParsableCommand {
                 logger.notice("sample rate changed to \(Int(client.sampleRate)) Hz; re-preparing the engine")
                 let host = try EngineHost(sampleRate: client.sampleRate, values: current.host.values,
                                           ambientQuality: ambient.reverbQuality)
+                if current.host.isPanicked { host.panic() }  // a panic outlives the engine it was sent to
                 client.replace(with: host)
                 current.replace(with: host)
                 try conductor.move(to: host, clock: AmbientConductor.liveClock(host))

@@ -82,7 +82,8 @@ final class OSCRouterTests: XCTestCase {
             ("/entrain/mode", [.string("isochronic")], "at least 0.5 Hz"),
             ("/entrain/volume/norm", [.string("x")], "expects a number 0–1"),
             ("/no/such/thing", [.float(1)], "unknown address"),
-            ("/panic", [.float(1)], "takes no arguments"),
+            ("/resume", [.string("now")], "takes no argument or one int, float or bool"),
+            ("/resume", [.float(1), .float(1)], "takes no argument or one int, float or bool"),
             ("/osc/subscribe", [.float(70000)], "port must be"),
         ]
         for (address, arguments, reason) in cases {

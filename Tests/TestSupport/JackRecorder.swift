@@ -15,6 +15,15 @@ public final class JackRecorder {
         var latencies = InlineArray<4, Int>(repeating: 0)
         let recording = Atomic<Bool>(false)
         let frames = Atomic<Int>(0)
+        /// Every `lateEvery`-th cycle the callback stays `lateMicroseconds` in its callback, reading
+        /// its inputs over and over: a deliberately late client that provokes xruns and sees the
+        /// connected output buffers at every moment, also while their owner writes them.
+        var lateEvery = 0
+        var lateMicroseconds: UInt32 = 0
+        var cycles = 0
+        /// The largest |sample| seen by those repeated reads (Float bits).
+        let scannedPeak = Atomic<UInt32>(0)
+        let xruns = Atomic<Int>(0)
         init() {}
     }
 
@@ -23,7 +32,7 @@ public final class JackRecorder {
     private let state: UnsafeMutablePointer<State>
 
     public init(server: String, channels: Int, seconds: Double, name: String = "recorder",
-                playbackLatencies: [Int] = []) throws {
+                playbackLatencies: [Int] = [], lateEvery: Int = 0, lateSeconds: Double = 0) throws {
         precondition(channels <= 4)
         var status = jack_status_t(rawValue: 0)
         guard let client = entrain_jack_client_open(name, JackNoStartServer, &status, server) else {
@@ -36,6 +45,12 @@ public final class JackRecorder {
         let capacity = Int(seconds * Double(jack_get_sample_rate(client)))
         state.pointee.channels = channels
         state.pointee.capacity = capacity
+        state.pointee.lateEvery = lateEvery
+        state.pointee.lateMicroseconds = UInt32(lateSeconds * 1e6)
+        jack_set_xrun_callback(client, { arg in
+            arg!.assumingMemoryBound(to: State.self).pointee.xruns.add(1, ordering: .relaxed)
+            return 0
+        }, UnsafeMutableRawPointer(state))
         for c in 0..<channels {
             state.pointee.ports[c] = jack_port_register(client, "in_\(c + 1)", JACK_DEFAULT_AUDIO_TYPE,
                                                         UInt(JackPortIsInput.rawValue), 0)
@@ -57,6 +72,8 @@ public final class JackRecorder {
         jack_set_process_callback(client, { nframes, arg in
             let s = arg!.assumingMemoryBound(to: State.self)
             guard s.pointee.recording.load(ordering: .acquiring) else { return 0 }
+            s.pointee.cycles += 1
+            if s.pointee.lateEvery > 0 && s.pointee.cycles % s.pointee.lateEvery == 0 { JackRecorder.scan(s, frames: nframes) }
             let done = s.pointee.frames.load(ordering: .relaxed)
             let n = min(Int(nframes), s.pointee.capacity - done)
             guard n > 0 else { return 0 }
@@ -78,6 +95,27 @@ public final class JackRecorder {
     }
 
     public var sampleRate: Double { Double(jack_get_sample_rate(client)) }
+
+    /// Read every input buffer again and again for `lateMicroseconds`, keeping the peak.
+    static func scan(_ s: UnsafeMutablePointer<State>, frames: jack_nframes_t) {
+        var start = timespec(), now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        var peak: Float = Float(bitPattern: s.pointee.scannedPeak.load(ordering: .relaxed))
+        repeat {
+            for c in 0..<s.pointee.channels {
+                let input = jack_port_get_buffer(s.pointee.ports[c], frames)!.assumingMemoryBound(to: Float.self)
+                for i in 0..<Int(frames) { peak = max(peak, abs(input[i])) }
+            }
+            clock_gettime(CLOCK_MONOTONIC, &now)
+        } while (now.tv_sec - start.tv_sec) * 1_000_000 + (now.tv_nsec - start.tv_nsec) / 1000 < Int(s.pointee.lateMicroseconds)
+        s.pointee.scannedPeak.store(peak.bitPattern, ordering: .relaxed)
+    }
+
+    /// The largest |sample| a late cycle's repeated reads saw.
+    public var scannedPeak: Float { Float(bitPattern: state.pointee.scannedPeak.load(ordering: .relaxed)) }
+
+    /// Xruns the server reported to this client so far.
+    public var xruns: Int { state.pointee.xruns.load(ordering: .relaxed) }
 
     /// Wait until a port exists (e.g. "entrain:entrainment_L").
     public func waitForPort(_ fullName: String, timeout: TimeInterval = 10) throws {

@@ -28,7 +28,8 @@ struct HapticPlugin: EnginePlugin {
     var blackout = false
     var freewheeling = false
     var latencyFrames = 0
-    /// The master ceiling as linear gain.
+    /// The master ceiling as linear gain, applied after the delay line so a lowered ceiling
+    /// holds on this port from the same frame as on the audio pairs.
     var ceiling: Float = 0.89
     var pattern = PatternPlayback()
     var delay: DelayLine
@@ -114,9 +115,9 @@ struct HapticPlugin: EnginePlugin {
             let silent = blackout || freewheeling
             let gain = Float(level.next())
             let envelope = silent ? 0 : gain * strength
-            let delayed = delay.process(envelope * y * ceiling)
+            let delayed = delay.process(envelope * y)
             let envelopeLater = intensityDelay.process(envelope), feelLater = sharpnessDelay.process(feel)
-            out?[i] = silent ? 0 : delayed
+            out?[i] = silent ? 0 : min(ceiling, max(-ceiling, delayed * ceiling))
             intensityOut?[i] = silent ? 0 : envelopeLater
             sharpnessOut?[i] = silent ? 0 : feelLater
         }
