@@ -42,8 +42,18 @@ public enum OSCSchema {
         - **Query.** A message with no arguments asks for the value: the reply comes on the same
           address (on `ADDRESS/norm`, as 0…1).
         - **Time tags.** A bundle whose time tag is in the future applies on the exact sample that
-          plays at that time (OSC time is mapped onto the JACK frame clock; no wall-clock queue).
-          Immediate or past time tags apply at the start of the next period.
+          plays at that time (OSC time is mapped onto the JACK frame clock). Immediate or past time
+          tags apply at the start of the next period. Commands due more than \(ParameterSpec.format(EngineHost.feedHorizonSeconds)) s ahead wait on
+          the control side and reach the engine shortly before their time, so any time may be
+          scheduled, up to \(EngineHost.maximumScheduled) waiting commands at once; past that a command gets
+          `/error` ("… waiting for their time tags …") and is not applied. `/panic` never waits behind them.
+        - **Command addresses** (`/resume`, `/session/play`, `/session/pause`, `/session/stop`,
+          `/timer/cancel`, `/haptic/pattern/stop`, …) take no argument, or one `i`, `h`, `f`, `d`, `T` or
+          `F` as a controller's push button sends it: non-zero or `T` does the command (the press), zero,
+          `F` or NaN is ignored without a reply (the release). Anything else gets `/error`. A TouchOSC
+          button set to send `/session/play` with values 1 (on) and 0 (off) works as it is.
+          **`/panic` acts on every message, whatever it carries**, press and release alike: a blackout
+          is never refused.
         - **Errors.** A bad message (unknown address, wrong type or count, NaN or infinity, out of
           range, malformed or oversized packet, more than 30,000 messages/s from one sender) gets
           `/error s:address s:reason` (at most 20 per second per sender) and one log line (at most 5
@@ -78,19 +88,19 @@ public enum OSCSchema {
 
         | address | arguments | what it does | reply |
         |---|---|---|---|
-        | `/panic` | none | fades every output to silence within 10 ms and holds it (until `/resume`) | — |
-        | `/resume` | none | undoes `/panic`, fading back in over `/master/fade-in` | — |
+        | `/panic` | anything | light and haptic ports dark from the first frame of the engine's next period; the audio pairs fade out over \(ParameterSpec.format(EngineHost.panicFadeSeconds * 1000)) ms (no click) and are silent from then plus the limiter's look-ahead (1.5 ms: \(Int(0.0015 * 48_000) + Int(EngineHost.panicFadeSeconds * 48_000) - 1) frames at 48 kHz in all); held until `/resume`. Never queued, never refused | — |
+        | `/resume` | button | undoes `/panic`, fading back in over `/master/fade-in`; after a stop (session end, timer, `/session/stop`) it also starts the output again | — |
         | `/ping` | any | liveness check | `/pong` with the same arguments |
         | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period) |
         | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new subscriber gets every parameter at once | the full state, as feedback |
         | `/session/load` | `s:name` | load a session from the session directories (`--sessions-dir`, default `./sessions`, and `$XDG_DATA_HOME/entrain/sessions`) by name, with or without `.json`; paths outside them (absolute, `..`, links leading out) are refused | — (`/error` if refused or invalid, with the file's problems) |
-        | `/session/play` | none | start the loaded session, or resume it where it was paused; fades back in if the output was stopped | — |
-        | `/session/pause` | none | freeze: every parameter settles (50 ms) on its value at this moment | — |
-        | `/session/stop` | none | end the session with a fade-out (`/master/fade-out`); the client stays up, silent | — |
+        | `/session/play` | button | start the loaded session, or resume it where it was paused; fades back in if the output was stopped | — |
+        | `/session/pause` | button | freeze: every parameter settles (50 ms) on its value at this moment | — |
+        | `/session/stop` | button | end the session with a fade-out (`/master/fade-out`); the client stays up, silent | — |
         | `/session/seek` | `f:seconds` | go to that point of the session: its state there within 50 ms, slides under way continue | — |
         | `/session/status` | none | the transport's state | the messages listed under "Sent by entrain" for sessions and the timer |
         | `/timer/minutes` | `f:minutes` (none: a query) | stop with a fade so that the fade ends after that many minutes (0 < minutes ≤ 1440) | query: `/timer/remaining` |
-        | `/timer/cancel` | none | cancel the timer | — |
+        | `/timer/cancel` | button | cancel the timer | — |
         | `/preset/save` | `s:name` | save every parameter's current value as a preset (`$XDG_DATA_HOME/entrain/presets/NAME.json`, written atomically). Names: 1–64 letters, digits, spaces, `- _ . ( )` | — |
         | `/preset/load` | `s:name [f:glide]` | glide every parameter but the master section to the preset over `glide` seconds (default 2) | — |
         | `/preset/rename` | `s:old s:new` | rename (refused if `new` exists) | — |
@@ -106,7 +116,7 @@ public enum OSCSchema {
         | `/playlist/play` | `s:name` | play it as one session: presets crossfade in (5 s) and hold for their time, sessions follow with their own stages; progress as for sessions | — |
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
         | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns or `$XDG_DATA_HOME/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
-        | `/haptic/pattern/stop` | none | stop the playing pattern | — |
+        | `/haptic/pattern/stop` | button | stop the playing pattern | — |
         | `/led/source` | `[s:list]` | the LED sources to mix, comma-separated: `entrainment`, `beat`, `manual`, `pattern` (or `none`); sets the four `/led/source/NAME` toggles together. No argument: a query | the list in force, on `/led/source` |
         | `/haptic/source` | `[s:list]` | the same for the haptic intensity sources (`/haptic/source/NAME`) | the list in force, on `/haptic/source` |
 
