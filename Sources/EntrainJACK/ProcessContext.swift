@@ -38,13 +38,17 @@ struct ProcessContext: ~Copyable {
     init() {}
 
     /// Control side: (engine frame, JACK µs) at the start of the latest cycle, nil before the first.
+    /// A seqlock reader: the acquire load of the sequence orders the data loads after it, and the
+    /// acquire fence orders them before the second load of the sequence, also on weakly ordered
+    /// CPUs (ARM boards), so a pair torn by a concurrent write is always detected and retried.
     func anchor() -> (frame: Int64, micros: UInt64)? {
         while true {
             let before = anchorSequence.load(ordering: .acquiring)
             if before == 0 { return nil }
             if before & 1 == 1 { continue }
             let frame = anchorFrame.load(ordering: .relaxed), micros = anchorMicros.load(ordering: .relaxed)
-            if anchorSequence.load(ordering: .acquiring) == before { return (Int64(frame), micros) }
+            atomicMemoryFence(ordering: .acquiring)
+            if anchorSequence.load(ordering: .relaxed) == before { return (Int64(frame), micros) }
         }
     }
 
@@ -85,9 +89,13 @@ struct ProcessContext: ~Copyable {
         var frames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
         var period: Float = 0
         guard jack_get_cycle_times(client, &frames, &current, &next, &period) == 0 else { return }
-        anchorSequence.add(1, ordering: .releasing)
+        // Seqlock writer (one writer: this thread): odd while writing. The release fence keeps the
+        // data stores after the first increment; the releasing second increment publishes them.
+        let sequence = anchorSequence.load(ordering: .relaxed)
+        anchorSequence.store(sequence + 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
         anchorFrame.store(Int(engineFrame), ordering: .relaxed)
         anchorMicros.store(current, ordering: .relaxed)
-        anchorSequence.add(1, ordering: .releasing)
+        anchorSequence.store(sequence + 2, ordering: .releasing)
     }
 }
