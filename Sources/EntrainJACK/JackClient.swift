@@ -263,3 +263,5 @@ public final class JackClient: @unchecked Sendable {
         }, arg)
     }
 }
+
+extension JackClient: AudioBackend {}

@@ -36,7 +36,7 @@ struct AmbientOptions: ParsableArguments {
         guard let presetPath else { return nil }
         do {
             let result = try KesshoPresetLoader.load(contentsOf: URL(fileURLWithPath: presetPath))
-            for warning in result.warnings { FileHandle.standardError.write(Data("\(presetPath): warning: \(warning)\n".utf8)) }
+            for warning in result.warnings { StandardError.write("\(presetPath): warning: \(warning)\n") }
             return result.preset
         } catch {
             throw ValidationError("\(presetPath): \(error)")

@@ -29,7 +29,7 @@ struct Analyse: ParsableCommand {
             guard FileManager.default.isReadableFile(atPath: file) else { throw AnalyseError.unreadable }
             wav = try WAVFile(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            FileHandle.standardError.write(Data("entrain analyse: \(file): \(error)\n".utf8))
+            StandardError.write("entrain analyse: \(file): \(error)\n")
             throw ExitCode(1)
         }
         let rate = Double(wav.sampleRate)

@@ -84,7 +84,7 @@ struct Render: ParsableCommand {
         }
         job.stemsDirectory = stems.map { URL(fileURLWithPath: $0) }
         let result = try job.run(to: URL(fileURLWithPath: out))
-        if let note = result.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        if let note = result.note { StandardError.write("note: \(note)\n") }
         let peak = result.peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(result.peak))) : "silence"
         print("wrote \(out): \(result.frames) frames, \(length) s at \(rate) Hz, \(format.rawValue), peak \(peak)")
     }

@@ -81,7 +81,6 @@ struct Run: ParsableCommand {
             try transport.loadPlaylist(playlist, from: library)
             try transport.play()
         }
-        let endsWithProgram = program != nil || playlist != nil
         if let timer { try transport.setTimer(minutes: timer) }
         try client.activate(host: current.host)
         if autoconnect { try client.autoconnect() }
@@ -95,66 +94,33 @@ struct Run: ParsableCommand {
                                      ambient: ambientControl, logger: logger)
         defer { oscServer?.stop() }
 
+        let loop = LiveControlLoop(
+            current: current, backend: client, transport: transport, conductor: conductor, meter: meter,
+            policy: .init(endsWithSession: program != nil || playlist != nil, endsWithTimer: timer != nil),
+            logger: logger, strobeWarning: LightOptions.warning,
+            prepare: { [ambient] rate, values in try EngineHost(sampleRate: rate, values: values, ambientQuality: ambient.reverbQuality) },
+            saveSettings: { try library.presets.saveLastUsed($0) })
+        defer { loop.finish() }  // the last-used settings, on every way out
+
         var status = StatusLine()
-        var stopDeadline: Date?
-        let armIndex = try Engine.parameterTable.entry(for: "/led/arm").index
-        var armed = light.armStrobe
-        var warnedLag = false
-        var nextMeter = Date()
-        while true {
+        var ending: LiveControlLoop.Ending?
+        while ending == nil {
             usleep(20_000)
-            current.host.feed()  // time-tagged commands falling due
-            client.collectRetiredEngines()
-            if client.serverGone {
-                if !quiet { status.finish() }
-                logger.error("the JACK server shut down; exiting")
-                throw ExitCode(1)
-            }
-            if current.host.sampleRate != client.sampleRate {
-                // Prepare a new engine at the new rate off the process thread, then swap it in.
-                logger.notice("sample rate changed to \(Int(client.sampleRate)) Hz; re-preparing the engine")
-                let host = try EngineHost(sampleRate: client.sampleRate, values: current.host.values,
-                                          ambientQuality: ambient.reverbQuality)
-                if current.host.isPanicked { host.panic() }  // a panic outlives the engine it was sent to
-                client.replace(with: host)
-                current.replace(with: host)
-                try conductor.move(to: host, clock: AmbientConductor.liveClock(host))
-            }
-            // Light can wait for sound but not overtake it: say so when its own path is slower.
-            let lagFrames = client.lightLatency - client.playbackLatency
-            let lag = Double(lagFrames) / client.sampleRate * 1000
-            if lag > 45 && !warnedLag {
-                logger.warning("the led port's playback path is \(Int(lag)) ms slower than the audio: light will lag sound (more than the 45 ms people notice)")
-            }
-            warnedLag = lag > 45
-            let armedNow = current.host.values[armIndex] == 1
-            if armedNow && !armed { logger.warning("\(LightOptions.warning)") }
-            armed = armedNow
-            if Date() >= nextMeter {
-                meter.record(current.host.status.pointee.takePeaks())
-                nextMeter = Date().addingTimeInterval(0.05)
-            }
-            // Sessions are fed a second ahead. A session or timer given on the command line ends
-            // the run (its fade-out ends on time); ones started over OSC leave the client up.
-            let event = stopDeadline == nil ? try transport.tick() : nil
-            let ends = (event == .sessionFinished && endsWithProgram) || (event == .timerExpired && timer != nil)
             let signals = SignalWatcher.received
-            if signals >= 2 { break }  // a second Ctrl-C: stop now
-            if (signals == 1 || ends) && stopDeadline == nil {
-                if !ends { try current.host.stop() }  // the transport started the fade itself
-                let fade = try current.host.value(of: "/master/fade-out")
-                stopDeadline = Date().addingTimeInterval(fade + 1)
-                if !quiet { status.finish() }
-                logger.info("\(ends ? (event == .timerExpired ? "timer expired" : "session finished") : "stopping"): fading out over \(fade) s")
+            if signals >= 2 { break }  // a second signal: stop now
+            if signals == 1 && !loop.isStopping {
+                loop.requestStop(reason: SignalWatcher.hungUp ? "SIGHUP: stopping (settings are saved)" : "stopping")
             }
-            if let deadline = stopDeadline, current.host.isStopped || Date() > deadline { break }
-            if !quiet && stopDeadline == nil { status.update(host: current.host, client: client, meter: meter) }
+            ending = try loop.tick()
+            if quiet { continue }
+            if ending == nil && !loop.isStopping { status.update(host: current.host, client: client, meter: meter) } else { status.finish() }
         }
         if let counts = oscServer?.statistics {
             logger.info("OSC: \(counts.messages) messages in \(counts.packets) packets, \(counts.errors) refused, \(counts.dropped) from senders not allowed, \(counts.rateLimited) over the rate limit")
         }
-        do { try library.presets.saveLastUsed(current.host.values) } catch { logger.warning("could not save the last-used settings: \(error)") }
+        loop.finish()
         logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(client.xruns) xruns")
+        if ending == .serverGone { throw ExitCode(1) }
     }
 
     static func clock(_ seconds: Double) -> String {

@@ -18,7 +18,7 @@ struct SessionOption: ParsableArguments {
     static func load(_ path: String) throws -> Session {
         do {
             let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: path))
-            for warning in warnings { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
+            for warning in warnings { StandardError.write("\(warning)\n") }
             return session
         } catch let error as SessionLoadError {
             throw ValidationError("\(error)")

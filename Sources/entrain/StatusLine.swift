@@ -10,20 +10,24 @@ struct StatusLine {
     private var lastPrint = Date.distantPast
 
     mutating func update(host: EngineHost, client: JackClient, meter: PeakMeter) {
+        guard !finished else { return }
         let interval: TimeInterval = isTerminal ? 0.25 : 5
         guard Date().timeIntervalSince(lastPrint) >= interval else { return }
         lastPrint = Date()
         let line = Self.describe(host: host, peakDecibels: meter.decibels, xruns: client.xruns, load: client.cpuLoad)
         if isTerminal {
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+            StandardError.write("\r\u{1B}[K\(line)")
         } else {
-            FileHandle.standardError.write(Data("\(line)\n".utf8))
+            StandardError.write("\(line)\n")
         }
     }
 
-    /// Leave the terminal on a fresh line.
-    func finish() {
-        if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    private var finished = false
+
+    /// Leave the terminal on a fresh line (once).
+    mutating func finish() {
+        if isTerminal && !finished { StandardError.write("\n") }
+        finished = true
     }
 
     static func describe(host: EngineHost, peakDecibels: (left: Float, right: Float), xruns: Int, load: Float) -> String {

@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Every way a live client can end keeps the user's settings, and a closed stderr pipe does not
+/// end it at all.
+final class ExitPathTests: XCTestCase {
+    var data: URL!
+
+    override func setUpWithError() throws {
+        data = FileManager.default.temporaryDirectory.appendingPathComponent("entrain-exit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: data) }
+
+    var lastUsed: String? { try? String(contentsOf: data.appendingPathComponent("entrain/last-used.json"), encoding: .utf8) }
+
+    /// Start a client on `server` with a carrier of 321 Hz and wait until it plays.
+    func start(on server: JackTestServer, quiet: Bool = true) throws -> EntrainBinary.Launched {
+        let recorder = try JackRecorder(server: server.name, channels: 1, seconds: 0.1)
+        let client = try EntrainBinary.launch(["run", "--no-osc", "--carrier", "321", "--fade-out", "0.1"] + (quiet ? ["--quiet"] : []),
+                                              environment: server.environment.merging(["XDG_DATA_HOME": data.path]) { $1 })
+        try recorder.waitForPort("entrain:haptic")
+        usleep(300_000)
+        return client
+    }
+
+    func testTheServerDyingSavesTheSettingsBeforeExiting() throws {
+        let server = try JackTestServer()
+        let client = try start(on: server)
+        server.stop()
+        XCTAssertTrue(client.signal(0, waitUpTo: 10), "the client exits when its server is gone")
+        XCTAssertEqual(client.result().status, 1)
+        XCTAssertTrue(client.result().error.contains("JACK server shut down"), client.result().error)
+        XCTAssertTrue(lastUsed?.contains("321") ?? false, "last-used settings saved: \(lastUsed ?? "none")")
+    }
+
+    func testSIGHUPStopsCleanlyAndSavesTheSettings() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let client = try start(on: server)
+        XCTAssertTrue(client.signal(SIGHUP, waitUpTo: 5))
+        XCTAssertEqual(client.result().status, 0, client.result().error)
+        XCTAssertTrue(client.result().error.contains("SIGHUP"), "a log line says why: \(client.result().error)")
+        XCTAssertTrue(lastUsed?.contains("321") ?? false, "last-used settings saved: \(lastUsed ?? "none")")
+    }
+
+    /// `entrain run 2>&1 >/dev/null | head -c 100`: the reader goes away; the status line (every
+    /// 5 s when stderr is not a terminal) then writes to a closed pipe. The client goes on.
+    func testAClosedStderrPipeDoesNotStopTheClient() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let recorder = try JackRecorder(server: server.name, channels: 1, seconds: 0.1)
+        let process = Process()
+        process.executableURL = EntrainBinary.url
+        process.arguments = ["run", "--no-osc", "--carrier", "321"]
+        var environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        environment["XDG_DATA_HOME"] = data.path
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        try recorder.waitForPort("entrain:haptic")
+        _ = pipe.fileHandleForReading.readData(ofLength: 100)  // what `head -c 100` reads …
+        try pipe.fileHandleForReading.close()                     // … before it exits
+        sleep(7)  // past the next status line
+        XCTAssertTrue(process.isRunning, "still running after writing to a closed pipe")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(lastUsed?.contains("321") ?? false, "and it saved its settings on the way out")
+    }
+}
