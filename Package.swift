@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "KesshoTests", dependencies: ["Kessho"]),
         .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainJACK", "EntrainControl", "CJack",
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainCore", "EntrainJACK", "EntrainControl", "CJack",
                                                            "EntrainAmbient", "Kessho", "EntrainDSP",
                                                            .product(name: "Logging", package: "swift-log")]),
     ],
