@@ -39,14 +39,19 @@ let package = Package(
         .target(name: "EntrainJACK",
                 dependencies: ["CJack", "EntrainEngine", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
-        // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema.
+        // The one address space: descriptors, values, the rules that read them, and the family
+        // contract every surface (OSC, --set, feedback, schema, presets, sessions) loops over.
+        .target(name: "EntrainAddressSpace"),
+        // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema, and the
+        // engine's and the ambient engine's address families.
         .target(name: "EntrainControl",
-                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho",
+                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace",
                                .product(name: "Logging", package: "swift-log")]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
+                           "EntrainAddressSpace",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -66,7 +71,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho", "TestSupport"]),
+        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
         .testTarget(name: "KesshoTests", dependencies: ["Kessho"]),
         .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),

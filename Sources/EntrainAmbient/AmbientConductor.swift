@@ -41,6 +41,14 @@ public final class AmbientConductor: @unchecked Sendable {
     private var stream = KesshoRandom(seed: "")
     private var lastFrame: Int64 = 0
     private var morph: Morph?
+    /// Key changes time-tagged beyond the lookahead, in frame order (equal frames: as sent).
+    private var tagged: [TaggedChange] = []
+
+    struct TaggedChange {
+        let frame: Int64
+        let changes: [(key: String, value: KesshoValue)]
+        let glideSeconds: Double
+    }
 
     struct Morph {
         var from: KesshoState, to: KesshoState
@@ -92,10 +100,14 @@ public final class AmbientConductor: @unchecked Sendable {
         }
     }
 
-    /// The wall clock against the engine's frame counter, for a live engine.
-    public static func liveClock(_ host: EngineHost) -> @Sendable () -> Moment {
-        { Moment(frame: Int64(host.status.pointee.framesRendered.load(ordering: .relaxed)),
-                 unixSeconds: Date().timeIntervalSince1970) }
+    /// Where a live engine is, on the audio server's own frame↔wall-clock mapping (JACK's: the
+    /// one clock OSC time tags use too): the frame playing now, and now. Before the server's
+    /// first cycle, the engine's frame counter and the wall clock.
+    public static func liveClock(_ host: EngineHost, on backend: AudioBackend) -> @Sendable () -> Moment {
+        { [weak backend] in
+            let now = Date().timeIntervalSince1970
+            return Moment(frame: backend?.engineFrame(atUnixTime: now) ?? host.frame, unixSeconds: now)
+        }
     }
 
     // MARK: State
@@ -114,16 +126,42 @@ public final class AmbientConductor: @unchecked Sendable {
 
     /// Change one key (already validated). The sound follows at once; the harmony reads the new
     /// state at the next boundary, as the web's does.
-    public func set(_ key: String, _ value: KesshoValue) throws {
+    public func set(_ key: String, _ value: KesshoValue) throws { try set([(key, value)]) }
+
+    /// Change several keys (already validated) together, on engine frame `frame` (nil: now) and
+    /// gliding there over `glideSeconds` (0: at once; numbers glide, other keys switch at the
+    /// start). A frame beyond the lookahead waits here and lands exactly; one inside it (already
+    /// queued events come first) lands with the next queued event, at most the lookahead late.
+    /// While the engine is stopped a change applies to the state at once.
+    public func set(_ changes: [(key: String, value: KesshoValue)], at frame: Int64? = nil, glideSeconds: Double = 0) throws {
         try lock.withLock {
+            if let frame, playing, frame > clock().frame + lookahead {
+                let change = TaggedChange(frame: frame, changes: changes, glideSeconds: glideSeconds)
+                tagged.insert(change, at: tagged.firstIndex { $0.frame > frame } ?? tagged.count)
+                return
+            }
+            try apply(changes, glideSeconds: glideSeconds, at: frame.map { max($0, lastFrame) })
+        }
+    }
+
+    /// Under the lock: the keys take their values (or start gliding there) at `frame`.
+    private func apply(_ changes: [(key: String, value: KesshoValue)], glideSeconds: Double, at frame: Int64?) throws {
+        if glideSeconds > 0, playing {
+            var target = morph?.to ?? current
+            for (key, value) in changes { target[key] = value }
+            let start = max(frame ?? clock().frame, lastFrame)
+            morph = Morph(from: current, to: target, startFrame: start, frames: Int64(glideSeconds * sampleRate), lastStepFrame: start)
+            return
+        }
+        for (key, value) in changes {
             let old = current[key]
             current[key] = value
             // A key set during a preset glide holds its value; the other keys glide on.
             morph?.pin(key, value)
             if key == "cofDriftEnabled", value == .bool(false) { driver?.resetDrift() }
             if key == "seedWindow", old != value, playing { restartStreams(at: grid.origin) }
-            try pushSettings()
         }
+        try pushSettings(at: frame)
     }
 
     /// Replace the whole state (a preset, with its slider modes), gliding there over `crossfade`
@@ -181,6 +219,8 @@ public final class AmbientConductor: @unchecked Sendable {
             try push(.stop(at: max(frame ?? clock().frame, lastFrame), fadeSeconds: fadeSeconds))
             playing = false
             morph = nil
+            for change in tagged { for (key, value) in change.changes { current[key] = value } }
+            tagged.removeAll()
         }
     }
 
@@ -215,9 +255,13 @@ public final class AmbientConductor: @unchecked Sendable {
             let boundary = grid.nextBoundaryFrame
             let walkAt = walk.map { $0.isEmpty ? Int64.max : nextWalkFrame } ?? .max
             let morphAt = morph.map { $0.lastStepFrame + morphStep } ?? .max
-            let next = min(boundary, walkAt, morphAt)
+            let taggedAt = tagged.first?.frame ?? .max
+            let next = min(boundary, walkAt, morphAt, taggedAt)
             guard next <= horizon else { return }
-            if next == morphAt {
+            if next == taggedAt {
+                let change = tagged.removeFirst()
+                try apply(change.changes, glideSeconds: change.glideSeconds, at: change.frame)
+            } else if next == morphAt {
                 try stepMorph(at: morphAt)
             } else if next == walkAt {
                 walk?.step(&current)

@@ -1,11 +1,11 @@
-import EntrainCore
-import EntrainEngine
+import EntrainAddressSpace
 import Foundation
 
-/// Two-way feedback: every parameter change, whatever made it (OSC, the command line, a session),
-/// goes to the subscribers on its own address and on ADDRESS/norm. The hub compares the engine's
-/// values 30 times a second, which also coalesces bursts to at most 30 messages per second per
-/// address. Meters go out 15 times a second. Used from the server thread only.
+/// Two-way feedback: every change of any family's value, whatever made it (OSC, the command
+/// line, a session, a preset's crossfade, the engine itself), goes to the subscribers on its
+/// own address and on ADDRESS/norm. The hub compares the address space's snapshot 30 times a
+/// second, which also coalesces bursts to at most 30 messages per second per address. Meters
+/// go out 15 times a second. Used from the server thread only.
 final class FeedbackHub {
     static let valueInterval = 1.0 / 30
     static let meterInterval = 1.0 / 15
@@ -13,7 +13,7 @@ final class FeedbackHub {
 
     static let reportInterval = 1.0
 
-    private let host: @Sendable () -> EngineHost
+    private let space: AddressSpace
     private let meter: PeakMeter
     /// Sent to subscribers once a second (the session transport's position and state).
     private let report: @Sendable () -> [OSCMessage]
@@ -21,16 +21,13 @@ final class FeedbackHub {
     /// Targets from --osc-feedback: never removed by /osc/unsubscribe.
     private let fixed: Set<Peer>
     private(set) var subscribers: Set<Peer>
-    private var lastSent: ParameterValues?
+    /// What was last sent, by address (a family that appears is sent whole on its first tick).
+    private var lastSent: [String: ControlValue]?
     private var nextValueCheck = 0.0
     private var nextMeter = 0.0
-    /// The ambient engine's keys, compared on the same beat as the parameters.
-    private var ambient: AmbientFeedback?
 
-    init(host: @escaping @Sendable () -> EngineHost, meter: PeakMeter, fixed: [SocketAddress],
-         report: @escaping @Sendable () -> [OSCMessage] = { [] }, ambient: AmbientController? = nil) {
-        self.host = host
-        self.ambient = ambient.map(AmbientFeedback.init)
+    init(space: AddressSpace, meter: PeakMeter, fixed: [SocketAddress], report: @escaping @Sendable () -> [OSCMessage] = { [] }) {
+        self.space = space
         self.meter = meter
         self.report = report
         self.fixed = Set(fixed.map(Peer.udp))
@@ -57,10 +54,9 @@ final class FeedbackHub {
         }
     }
 
-    /// Every parameter on its address and its /norm address: what a new subscriber needs.
+    /// Every value on its address and its /norm address: what a new subscriber needs.
     func fullState() -> [OSCMessage] {
-        let engine = host()
-        return engine.table.entries.flatMap { messages(for: $0, value: engine.values[$0.index]) } + (ambient?.fullState() ?? [])
+        space.families.flatMap { family in family.snapshot().flatMap { Self.messages(family, $0.address, $0.value) } }
     }
 
     /// What is due at `now` for all subscribers: changed values and meters.
@@ -69,15 +65,14 @@ final class FeedbackHub {
         var out: [OSCMessage] = []
         if now >= nextValueCheck {
             nextValueCheck = now + Self.valueInterval
-            let engine = host()
-            let values = engine.values
-            if let last = lastSent, last.storage.count == values.storage.count {
-                for entry in engine.table.entries where values[entry.index] != last[entry.index] {
-                    out += messages(for: entry, value: values[entry.index])
+            var now: [String: ControlValue] = [:]
+            for family in space.families {
+                for (address, value) in family.snapshot() {
+                    now[address] = value
+                    if let last = lastSent, last[address] != value { out += Self.messages(family, address, value) }
                 }
             }
-            lastSent = values
-            out += ambient?.changes() ?? []
+            lastSent = now
         }
         if now >= nextReport {
             nextReport = now + Self.reportInterval
@@ -91,8 +86,7 @@ final class FeedbackHub {
         return out
     }
 
-    private func messages(for entry: ParameterTable.Entry, value: Double) -> [OSCMessage] {
-        [OSCMessage(entry.spec.address, [OSCRouter.natural(value, entry.spec)]),
-         OSCMessage(entry.spec.address + "/norm", [.float(Float(entry.spec.normalized(value)))])]
+    static func messages(_ family: any AddressFamily, _ address: String, _ value: ControlValue) -> [OSCMessage] {
+        family.descriptor(for: address)?.feedback(value) ?? [OSCMessage(address, [OSCValue(value)])]
     }
 }

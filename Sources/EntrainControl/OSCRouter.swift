@@ -1,10 +1,17 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
 
-/// Turns OSC messages into engine changes and replies. Pure logic: it owns no socket, so tests
-/// drive it directly. Every parameter of the table is reachable at its address, and at
-/// ADDRESS/norm with 0…1 on the parameter's curve.
+/// Addresses a family adds beyond its values (the ambient engine's transport and presets, …):
+/// nil for a message that is not one of its commands.
+public protocol OSCCommandHandler: Sendable {
+    func handle(_ message: TimedMessage, frame: Int64?) -> [OSCRouter.Action]?
+}
+
+/// Turns OSC messages into changes and replies. Pure logic: it owns no socket, so tests drive
+/// it directly. Every value of the address space is reachable at its address, and at
+/// ADDRESS/norm with 0…1 on its curve; commands are the router's own and its handlers'.
 public struct OSCRouter: Sendable {
     public enum Action: Equatable, Sendable {
         /// Send this back to the sender.
@@ -28,19 +35,23 @@ public struct OSCRouter: Sendable {
     let library: Library?
     /// Where /haptic/pattern finds its files (nil: patterns are refused).
     let patterns: PatternPlayer?
-    /// The ambient engine's addresses, /ambient/… (nil: those addresses answer with an error).
-    let ambient: AmbientController?
+    /// Every value's address, by family.
+    public let space: AddressSpace
+    /// Families' own commands (tried in order before the values).
+    let handlers: [any OSCCommandHandler]
 
+    /// `space` nil: the engine's family alone, over `host`.
     public init(host: @escaping @Sendable () -> EngineHost, frame: @escaping @Sendable (OSCTimetag) -> Int64?,
                 status: @escaping @Sendable () -> [OSCValue], transport: SessionTransport? = nil, library: Library? = nil,
-                patterns: PatternPlayer? = nil, ambient: AmbientController? = nil) {
+                patterns: PatternPlayer? = nil, space: AddressSpace? = nil, handlers: [any OSCCommandHandler] = []) {
         self.host = host
         self.frame = frame
         self.status = status
         self.transport = transport
         self.library = library
         self.patterns = patterns
-        self.ambient = ambient
+        self.space = space ?? AddressSpace([EngineFamily(CurrentEngine(host()))])
+        self.handlers = handlers
     }
 
     public func handle(_ timed: TimedMessage) -> [Action] {
@@ -63,17 +74,14 @@ public struct OSCRouter: Sendable {
             }
             return [.subscribe(port: nil)]
         case "/osc/unsubscribe": return [.unsubscribe]
-        case "/led/source": return sources(message, names: LightParameters.sourceNames)
-        case "/haptic/source": return sources(message, names: HapticParameters.sourceNames)
         case "/haptic/pattern": return startPattern(message, at: timed.timetag)
         case "/haptic/pattern/stop": return perform(message) { try host().stopPattern() }
         default:
             if message.address.hasPrefix("/session/") || message.address.hasPrefix("/timer/") { return transportCommand(message) }
             if message.address.hasPrefix("/preset/") || message.address.hasPrefix("/playlist/") { return libraryCommand(message) }
-            if message.address.hasPrefix(AmbientController.prefix) {
-                return ambient?.handle(message) ?? [.error(address: message.address, reason: "the ambient engine is not available here")]
-            }
-            return parameter(message, at: timed.timetag)
+            let at = timed.timetag.isImmediate ? nil : frame(timed.timetag)
+            for handler in handlers { if let actions = handler.handle(timed, frame: at) { return actions } }
+            return value(message, at: at)
         }
     }
 
@@ -88,30 +96,6 @@ public struct OSCRouter: Sendable {
             try patterns.play(name, on: host(), at: timetag.isImmediate ? nil : frame(timetag))
         } catch {
             return [.error(address: message.address, reason: "\(error)")]
-        }
-        return []
-    }
-
-    /// /led/source s, /haptic/source s: the sources to mix, by name ("entrainment,beat"; "none"),
-    /// set together as the ADDRESS/NAME toggles. No argument: the list in force.
-    private func sources(_ message: OSCMessage, names: [String]) -> [Action] {
-        let engine = host()
-        let prefix = message.address
-        if message.arguments.isEmpty {
-            let on = names.filter { (try? engine.value(of: "\(prefix)/\($0)")) == 1 }
-            return [.reply(OSCMessage(prefix, [.string(on.isEmpty ? "none" : on.joined(separator: ","))]))]
-        }
-        guard message.arguments.count == 1, let list = message.arguments[0].text else {
-            return [.error(address: prefix, reason: "expects one string: sources separated by commas (\(names.joined(separator: ", ")), or none)")]
-        }
-        let wanted = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { $0 != "none" }
-        if let unknown = wanted.first(where: { !names.contains($0) }) {
-            return [.error(address: prefix, reason: "unknown source '\(unknown)' (sources: \(names.joined(separator: ", ")), or none)")]
-        }
-        do {
-            try engine.set(names.map { EngineHost.Change("\(prefix)/\($0)", wanted.contains($0) ? 1 : 0) })
-        } catch {
-            return [.error(address: prefix, reason: "\(error)")]
         }
         return []
     }
@@ -222,83 +206,54 @@ public struct OSCRouter: Sendable {
         }
     }
 
-    private func parameter(_ message: OSCMessage, at timetag: OSCTimetag) -> [Action] {
+    /// ADDRESS [value [glide]] or ADDRESS/norm [f]: set (on the time tag's frame), or query
+    /// without an argument.
+    private func value(_ message: OSCMessage, at frame: Int64?) -> [Action] {
         let address = message.address
         let normalized = address.hasSuffix("/norm")
         let target = normalized ? String(address.dropLast(5)) : address
-        let engine = host()
-        guard let entry = try? engine.table.entry(for: target) else {
+        guard let (family, descriptor) = space.lookup(target) else {
             return [.error(address: address, reason: "unknown address")]
         }
-        let spec = entry.spec
         let arguments = message.arguments
         if arguments.isEmpty {  // a query
-            let value = engine.values[entry.index]
-            return [.reply(OSCMessage(address, [normalized ? .float(Float(spec.normalized(value))) : Self.natural(value, spec)]))]
+            guard let value = family.value(of: target) else { return [.error(address: address, reason: "has no value yet")] }
+            if !normalized { return [.reply(OSCMessage(address, [OSCValue(value)]))] }
+            guard let n = descriptor.normalized(value) else {
+                return [.error(address: address, reason: "has no /norm address (only ranged numbers, toggles and choices)")]
+            }
+            return [.reply(OSCMessage(address, [.float(Float(n))]))]
         }
         guard arguments.count <= 2 else {
             return [.error(address: address, reason: "expects a value and an optional glide time in seconds, got \(arguments.count) arguments")]
         }
         do {
-            let value = try normalized ? normalizedValue(arguments[0], spec) : naturalValue(arguments[0], spec)
+            guard let given = ControlValue(osc: arguments[0]) else {
+                throw ControlError(address, "expects \(Self.expected(descriptor, normalized: normalized)), got '\(arguments[0].tag)'")
+            }
+            let change = try space.parse(target, given, normalized: normalized)
             var glide: Double?
             if arguments.count == 2 {
-                guard let seconds = arguments[1].number, seconds.isFinite, seconds >= 0 else {
-                    return [.error(address: address, reason: "the glide time must be a number of seconds ≥ 0")]
+                guard let seconds = arguments[1].number, seconds.isFinite, seconds >= 0, descriptor.glideSeconds != nil else {
+                    return [.error(address: address, reason: descriptor.glideSeconds == nil ? "takes no glide time"
+                                                              : "the glide time must be a number of seconds ≥ 0")]
                 }
                 glide = seconds
             }
-            try engine.set(target, value, glide: glide, at: timetag.isImmediate ? nil : frame(timetag))
+            try family.set([ControlChange(target, change.value, glide: glide)], at: frame)
             return []
         } catch {
             return [.error(address: address, reason: Self.reason(error, address: target))]
         }
     }
 
-    /// A value in natural units: numbers for continuous parameters, a name or index for
-    /// choices, 1/0 or T/F for toggles.
-    private func naturalValue(_ argument: OSCValue, _ spec: ParameterSpec) throws -> Double {
-        switch (spec.kind, argument) {
-        case (.choice, .string(let name)), (.choice, .symbol(let name)): return try spec.parse(name)
-        case (.toggle, .true): return 1
-        case (.toggle, .false): return 0
-        default:
-            guard let number = argument.number else {
-                throw ParameterError.constraint(spec.address, reason: "expects \(Self.expected(spec)), got '\(argument.tag)'")
-            }
-            return try spec.validate(number)
-        }
-    }
-
-    private func normalizedValue(_ argument: OSCValue, _ spec: ParameterSpec) throws -> Double {
-        let n: Double
-        switch argument {
-        case .true: n = 1
-        case .false: n = 0
-        default:
-            guard let number = argument.number else {
-                throw ParameterError.constraint(spec.address + "/norm", reason: "expects a number 0–1, got '\(argument.tag)'")
-            }
-            n = number
-        }
-        guard n.isFinite else { throw ParameterError.notFinite(spec.address + "/norm") }
-        return spec.value(fromNormalized: n)
-    }
-
-    /// The value as sent back: names for choices, 0/1 for toggles, floats otherwise.
-    static func natural(_ value: Double, _ spec: ParameterSpec) -> OSCValue {
-        switch spec.kind {
-        case .choice(let options, _): return .string(options.indices.contains(Int(value)) ? options[Int(value)] : "")
-        case .toggle: return .int32(value != 0 ? 1 : 0)
-        case .continuous: return .float(Float(value))
-        }
-    }
-
-    static func expected(_ spec: ParameterSpec) -> String {
-        switch spec.kind {
-        case .choice(let options, _): "one of \(options.joined(separator: ", ")) (or its index)"
-        case .toggle: "1/0 or T/F"
-        case .continuous: "a number" + (spec.unit.isEmpty ? "" : " in \(spec.unit)")
+    static func expected(_ descriptor: ControlDescriptor, normalized: Bool) -> String {
+        if normalized { return "a number 0–1" }
+        switch descriptor.kind {
+        case .choice(let options, let indexed): return "one of \(options.joined(separator: ", "))\(indexed ? " (or its index)" : "")"
+        case .toggle: return "1/0 or T/F"
+        case .number: return "a number" + (descriptor.unit.isEmpty ? "" : " in \(descriptor.unit)")
+        case .text, .list: return "a string"
         }
     }
 

@@ -1,16 +1,24 @@
+import EntrainAddressSpace
+import EntrainAmbient
 import EntrainCore
 import EntrainEngine
 import Foundation
 
-/// osc-schema.md, generated from the parameter table (`entrain osc-schema > osc-schema.md`).
+/// osc-schema.md, generated from the address space's families (`entrain osc-schema > osc-schema.md`).
 /// A test compares the committed file with this output, so the two cannot drift apart.
 public enum OSCSchema {
-    public static func markdown(table: ParameterTable = Engine.parameterTable) -> String {
+    /// The families a client has from the start, on an engine that never plays (for the schema).
+    public static func standardFamilies() throws -> [any AddressFamily] {
+        let current = CurrentEngine(try EngineHost(sampleRate: 48_000))
+        return [EngineFamily(current), AmbientFamily(AmbientConductor(host: current.host) { .init(frame: 0, unixSeconds: 0) })]
+    }
+
+    public static func markdown(families: [any AddressFamily]) -> String {
         var out = """
         # entrain OSC address space
 
-        Generated from the engine's parameter table by `entrain osc-schema > osc-schema.md`; a test fails
-        when this file and the table disagree. Everything here works the same from TouchOSC, `oscsend`,
+        Generated from the address space (every family's declarations) by `entrain osc-schema > osc-schema.md`;
+        a test fails when this file and the declarations disagree. Everything here works the same from TouchOSC, `oscsend`,
         SuperCollider or any other OSC sender.
 
         ## Transport
@@ -59,31 +67,6 @@ public enum OSCSchema {
           `/error s:address s:reason` (at most 20 per second per sender) and one log line (at most 5
           per second overall); the engine keeps playing and nothing changes.
 
-        ## Parameters
-
-
-        """
-        out += "| address | type | unit | range | default | /norm | glide | what |\n"
-        out += "|---|---|---|---|---|---|---|---|\n"
-        for entry in table.entries where !entry.spec.address.hasPrefix("/entrain/voice/") {
-            out += row(entry.spec)
-        }
-        out += """
-
-        ### Voices 2–10
-
-        The same eight fields as voice 1, at `/entrain/voice/N/…` for N = 2…10. Their level defaults to 0
-        (off); everything else defaults as for voice 1.
-
-
-        """
-        out += "| address | type | unit | range | default | /norm | glide | what |\n"
-        out += "|---|---|---|---|---|---|---|---|\n"
-        for entry in table.entries where entry.spec.address.hasPrefix("/entrain/voice/") {
-            out += row(entry.spec)
-        }
-        out += """
-
         ## Commands
 
         | address | arguments | what it does | reply |
@@ -117,8 +100,6 @@ public enum OSCSchema {
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
         | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns or `$XDG_DATA_HOME/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
         | `/haptic/pattern/stop` | button | stop the playing pattern | — |
-        | `/led/source` | `[s:list]` | the LED sources to mix, comma-separated: `entrainment`, `beat`, `manual`, `pattern` (or `none`); sets the four `/led/source/NAME` toggles together. No argument: a query | the list in force, on `/led/source` |
-        | `/haptic/source` | `[s:list]` | the same for the haptic intensity sources (`/haptic/source/NAME`) | the list in force, on `/haptic/source` |
 
         ## Sent by entrain
 
@@ -141,16 +122,28 @@ public enum OSCSchema {
         | `/pong`, `/status`, query answers | as above | to the sender |
 
         """
-        return out + AmbientSchema.markdown()
+        for family in families { out += section(family) }
+        return out
     }
 
-    static func row(_ spec: ParameterSpec) -> String {
+    /// A family's title, introduction and one row per address.
+    static func section(_ family: any AddressFamily) -> String {
+        var out = "\n## \(family.schemaTitle)\n\n"
+        if !family.schemaIntroduction.isEmpty { out += family.schemaIntroduction + "\n\n" }
+        out += "| address | type | unit | range | default | /norm | glide | what |\n"
+        out += "|---|---|---|---|---|---|---|---|\n"
+        for descriptor in family.descriptors { out += row(descriptor) }
+        return out
+    }
+
+    static func row(_ d: ControlDescriptor) -> String {
         let type: String, range: String, curve: String
-        switch spec.kind {
-        case .continuous(let r, _, let c):
-            type = "f"
-            range = "\(ParameterSpec.format(r.lowerBound)) … \(ParameterSpec.format(r.upperBound))"
-            curve = c == .logarithmic ? "log" : "lin"
+        switch d.kind {
+        case .number(let r, let step, let c, let integer):
+            type = integer ? "i" : "f"
+            range = (r.map { "\(ControlDescriptor.format($0.lowerBound)) … \(ControlDescriptor.format($0.upperBound))" } ?? "any")
+                + (step.map { " / \(ControlDescriptor.format($0))" } ?? "")
+            curve = r == nil ? "—" : c == .logarithmic ? "log" : "lin"
         case .choice(let options, _):
             type = "s"
             range = options.map { "`\($0)`" }.joined(separator: ", ")
@@ -159,9 +152,18 @@ public enum OSCSchema {
             type = "i"
             range = "0, 1"
             curve = "switch"
+        case .text(let options):
+            type = "s"
+            range = options.map { $0.map { "`\($0)`" }.joined(separator: ", ") } ?? "any string"
+            curve = "—"
+        case .list(let options):
+            type = "s"
+            range = "comma-separated: " + options.map { "`\($0)`" }.joined(separator: ", ") + ", or `none`"
+            curve = "—"
         }
-        let glide = spec.glideSeconds > 0 ? "\(ParameterSpec.format(spec.glideSeconds * 1000)) ms" : "—"
-        let defaultText = spec.describe(spec.defaultValue).replacingOccurrences(of: " \(spec.unit)", with: "")
-        return "| `\(spec.address)` | \(type) | \(spec.unit) | \(range) | \(defaultText) | \(curve) | \(glide) | \(spec.summary) |\n"
+        let glide = (d.glideSeconds ?? 0) > 0 ? "\(ControlDescriptor.format((d.glideSeconds ?? 0) * 1000)) ms" : "—"
+        let what = [d.summary, d.note].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; ")
+            + (d.readOnly && d.note == nil ? " (read-only)" : "")
+        return "| `\(d.address)` | \(type) | \(d.unit) | \(range) | \(d.defaultValue) | \(curve) | \(glide) | \(what) |\n"
     }
 }

@@ -76,7 +76,7 @@ public final class OSCServer: @unchecked Sendable {
         listener = try configuration.tcpPort.map { try TCPListener(bind: SocketAddress(ip: address.ip, port: UInt16($0))) }
         self.configuration = configuration
         self.router = router
-        hub = FeedbackHub(host: host, meter: meter, fixed: configuration.feedback, report: report, ambient: router.ambient)
+        hub = FeedbackHub(space: router.space, meter: meter, fixed: configuration.feedback, report: report)
         beatFeed = BeatFeed(host: host, time: beatTime)
         self.logger = logger
     }

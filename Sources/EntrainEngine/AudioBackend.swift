@@ -14,4 +14,7 @@ public protocol AudioBackend: AnyObject, Sendable {
     func replace(with host: EngineHost)
     /// Free engines the process thread has let go of.
     func collectRetiredEngines()
+    /// The engine frame that plays at `unixTime` (seconds), on the server's clock; nil before
+    /// its first cycle. The one mapping between wall-clock time and frames.
+    func engineFrame(atUnixTime unixTime: Double) -> Int64?
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntrainCore
+import EntrainAddressSpace
 import EntrainControl
 import EntrainEngine
 import Kessho
@@ -34,28 +35,22 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Set any parameter by its OSC address, e.g. --set /entrain/voice/2/level=0.5, or an ambient key, e.g. --set /ambient/tension=0.6.", valueName: "address=value"))
     var assignments: [String] = []
 
-    static let ambientPrefix = "/ambient/"
-
-    /// `--set` as (address, text) pairs.
-    func splitAssignments() throws -> [(String, String)] {
+    /// `--set` as checked changes, for any family the client starts with: the same rules and
+    /// the same errors as OSC.
+    func setChanges() throws -> [ControlChange] {
         try assignments.map { assignment in
             let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw ValidationError("--set expects address=value, got '\(assignment)'") }
-            return (parts[0], parts[1])
-        }
-    }
-
-    /// `--set /ambient/KEY=VALUE`: changes to the ambient engine's Kessho state, checked by key.
-    func ambientChanges() throws -> [(key: String, value: KesshoValue)] {
-        try splitAssignments().filter { $0.0.hasPrefix(Self.ambientPrefix) }.map { address, text in
-            let key = String(address.dropFirst(Self.ambientPrefix.count))
             do {
-                return (key, try AmbientParameters.value(text: text, for: key))
+                return try StandardAddresses.parse(parts[0], .text(parts[1]))
             } catch {
-                throw ValidationError("\(address): \(error)")
+                throw ValidationError("\(error)")
             }
         }
     }
+
+    /// `--set` changes for the ambient engine's Kessho state.
+    func ambientChanges() throws -> [(key: String, value: KesshoValue)] { AmbientFamily.keyed(try setChanges()) }
 
     /// Whether any entrainment setting was given (a render with an ambient preset then mixes both).
     var givesEntrainment: Bool {
@@ -64,13 +59,14 @@ struct EngineOptions: ParsableArguments {
     }
 
     /// `base` (default: the table's defaults) with every given option applied, validated together.
-    /// `ambientHandled`: the command applies `--set /ambient/…` itself (run, render); elsewhere
-    /// such a setting is an error rather than silently ignored.
-    func parameterValues(over base: ParameterValues? = nil, ambientHandled: Bool = false) throws -> ParameterValues {
-        if !ambientHandled, let address = try splitAssignments().first(where: { $0.0.hasPrefix(Self.ambientPrefix) })?.0 {
-            throw ValidationError("\(address): ambient settings apply to run and render only")
-        }
+    /// `otherFamiliesHandled`: the command applies `--set` of other families itself (run, render);
+    /// elsewhere such a setting is an error rather than silently ignored.
+    func parameterValues(over base: ParameterValues? = nil, otherFamiliesHandled: Bool = false) throws -> ParameterValues {
         let table = Engine.parameterTable
+        let changes = try setChanges()
+        if !otherFamiliesHandled, let other = changes.first(where: { !EngineFamily.owns($0.address) }) {
+            throw ValidationError("\(other.address): this setting applies to run and render only")
+        }
         var values = base ?? table.defaults
         let named: [(String?, String)] = [
             (mode, "/entrain/mode"), (carrier, "/entrain/carrier"), (beat, "/entrain/beat"),
@@ -78,18 +74,15 @@ struct EngineOptions: ParsableArguments {
             (noiseLevel, "/entrain/noise/level"), (convention, "/entrain/convention"), (duty, "/entrain/duty"),
             (fadeIn, "/master/fade-in"), (fadeOut, "/master/fade-out"), (ceiling, "/master/ceiling"),
         ]
-        var changes = named.compactMap { text, address in text.map { (address, $0) } }
-        for (address, text) in try splitAssignments() where !address.hasPrefix(Self.ambientPrefix) {
-            changes.append((address, text))
-        }
         do {
-            for (address, text) in changes {
-                let entry = try table.entry(for: address)
-                values[entry.index] = try entry.spec.parse(text)
-            }
+            var given: [ControlChange] = []
+            for (text, address) in named { if let text { given.append(try StandardAddresses.parse(address, .text(text))) } }
+            values = try EngineFamily.fold(given + changes, into: values)
             try table.checkConstraints(values)
         } catch let error as ParameterError {
             throw ValidationError(error.description)
+        } catch {
+            throw ValidationError("\(error)")
         }
         return values
     }

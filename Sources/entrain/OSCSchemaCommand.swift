@@ -6,5 +6,5 @@ struct OSCSchemaCommand: ParsableCommand {
         commandName: "osc-schema",
         abstract: "Print the OSC address space as Markdown (the source of osc-schema.md).")
 
-    func run() { print(OSCSchema.markdown(), terminator: "") }
+    func run() throws { print(OSCSchema.markdown(families: try OSCSchema.standardFamilies()), terminator: "") }
 }

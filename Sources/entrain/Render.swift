@@ -53,7 +53,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let program = try session.program(sampleRate: Double(rate))
-        let values = try engine.parameterValues(ambientHandled: true)
+        let values = try engine.parameterValues(otherFamiliesHandled: true)
         let length = duration ?? program.map { Double($0.frames) / Double(rate) } ?? 0
         var job = RenderJob(values: program?.initialValues(values) ?? values, duration: length, sampleRate: rate, format: format)
         job.blockSize = blockSize

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainAddressSpace
 import EntrainAmbient
 import EntrainControl
 import EntrainEngine
@@ -46,7 +47,7 @@ struct Run: ParsableCommand {
         var base = Engine.parameterTable.defaults
         if !noRestore, let last = library.presets.lastUsed(over: base) { base = last }
         if let preset { base = try library.presets.load(preset, over: base) }
-        let values = try light.apply(to: try engine.parameterValues(over: base, ambientHandled: true))
+        let values = try light.apply(to: try engine.parameterValues(over: base, otherFamiliesHandled: true))
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
         SignalWatcher.install()
 
@@ -61,13 +62,15 @@ struct Run: ParsableCommand {
         let ambientPreset = try ambient.preset(with: try engine.ambientChanges())
         let conductor = AmbientConductor(host: current.host, state: ambientPreset?.state ?? .defaults,
                                          sliders: ambientPreset.map(KesshoSliders.init) ?? KesshoSliders(), seed: ambient.seed,
-                                         clock: AmbientConductor.liveClock(current.host))
+                                         clock: AmbientConductor.liveClock(current.host, on: client))
         if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
         let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets(directories: AmbientPresets.standardDirectories()),
                                                logger: logger)
         if let program, let path = session.path {
             do { try ambientControl.presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
         }
+        // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
+        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor)])
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl)
@@ -91,7 +94,7 @@ struct Run: ParsableCommand {
 
         let meter = PeakMeter()
         let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
-                                     ambient: ambientControl, logger: logger)
+                                     space: space, ambient: ambientControl, logger: logger)
         defer { oscServer?.stop() }
 
         let loop = LiveControlLoop(
@@ -139,14 +142,14 @@ struct Run: ParsableCommand {
     }
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
-                          library: Library, ambient: AmbientController, logger: Logger) throws -> OSCServer? {
+                          library: Library, space: AddressSpace, ambient: AmbientController, logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
         let router = OSCRouter(
             host: { current.host },
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
             transport: transport, library: library,
-            patterns: transport.patterns, ambient: ambient)
+            patterns: transport.patterns, space: space, handlers: [ambient])
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, report: { transport.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainAmbient
 import EntrainControl
 import EntrainEngine
@@ -28,7 +29,8 @@ final class AmbientControllerTests: XCTestCase {
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("StringWavesR.json"),
                                          to: shipped.appendingPathComponent("StringWavesR.json"))
         controller = AmbientController(conductor: conductor, presets: AmbientPresets(directories: [shipped, user]))
-        router = OSCRouter(host: { engine }, frame: { _ in nil }, status: { [] }, ambient: controller)
+        router = OSCRouter(host: { engine }, frame: { _ in nil }, status: { [] },
+                           space: AddressSpace([EngineFamily(CurrentEngine(engine)), AmbientFamily(conductor)]), handlers: [controller])
         addTeardownBlock { try? FileManager.default.removeItem(at: root) }
     }
 
@@ -66,19 +68,19 @@ final class AmbientControllerTests: XCTestCase {
     func testBadValuesAreRefusedAndChangeNothing() throws {
         let before = conductor.state
         let cases: [(String, [OSCValue], String)] = [
-            ("/ambient/tension", [.float(1.5)], "out of range 0…1"),
-            ("/ambient/synthOctave", [.int32(-3)], "out of range -2…2"),
+            ("/ambient/tension", [.float(1.5)], "out of range 0–1"),
+            ("/ambient/synthOctave", [.int32(-3)], "out of range -2–2"),
             ("/ambient/tension", [.float(.nan)], "finite"),
             ("/ambient/tension", [.double(.infinity)], "finite"),
             ("/ambient/tension", [.string("high")], "expects a number"),
-            ("/ambient/tension", [.float(0.5), .float(1)], "one value"),
-            ("/ambient/reverbEnabled", [.int32(2)], "T/F"),
+            ("/ambient/tension", [.float(0.5), .float(1), .float(1)], "3 arguments"),
+            ("/ambient/reverbEnabled", [.int32(2)], "expects on/off"),
             ("/ambient/reverbType", [.string("bathroom")], "plate, hall, cathedral, darkHall"),
             ("/ambient/manualScale", [.string("Locrian")], "Major Pentatonic"),
-            ("/ambient/rootNote", [.float(4.5)], "integer 0…11"),
-            ("/ambient/rootNote", [.int32(12)], "integer 0…11"),
+            ("/ambient/rootNote", [.float(4.5)], "whole number"),
+            ("/ambient/rootNote", [.int32(12)], "out of range 0–11"),
             ("/ambient/cofCurrentStep", [.int32(2)], "read-only"),
-            ("/ambient/noSuchKey", [.float(1)], "unknown key"),
+            ("/ambient/noSuchKey", [.float(1)], "unknown address"),
             ("/ambient/manualScale/norm", [.float(0.5)], "no /norm"),
             ("/ambient/seed", [.int32(-1)], "≥ 0"),
             ("/ambient/seed", [.float(3)], "integer"),
@@ -229,6 +231,6 @@ final class AmbientControllerTests: XCTestCase {
     func testWithoutTheEngineEveryAddressSaysSo() {
         let bare = OSCRouter(host: { self.host }, frame: { _ in nil }, status: { [] })
         XCTAssertEqual(bare.handle(TimedMessage(timetag: .immediately, message: OSCMessage("/ambient/tension", [.float(0.5)]))),
-                       [.error(address: "/ambient/tension", reason: "the ambient engine is not available here")])
+                       [.error(address: "/ambient/tension", reason: "unknown address")], "a client without the ambient family")
     }
 }

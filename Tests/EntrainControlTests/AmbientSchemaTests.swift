@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainAmbient
 @testable import EntrainControl
 import Kessho
@@ -7,12 +8,12 @@ import XCTest
 /// Where the ambient keys are documented and fed back: every key, with what the engine does with it.
 final class AmbientSchemaTests: XCTestCase {
     func testEveryKeyIsDocumentedWithItsStatus() {
-        let schema = OSCSchema.markdown()
+        let schema = OSCSchema.markdown(families: try! OSCSchema.standardFamilies())
         XCTAssertEqual(KesshoParameters.all.count, 403)
         for p in KesshoParameters.all {
             XCTAssertTrue(schema.contains("| `/ambient/\(p.key)` |"), p.key)
         }
-        XCTAssertTrue(schema.contains("| `/ambient/filterResonance` | f | 0…1 / 0.01 (`/norm`) | 0.2 | stored only: no audible effect, as on the web"))
+        XCTAssertTrue(schema.contains("| `/ambient/filterResonance` | f |  | 0 … 1 / 0.01 | 0.2 | lin | — | stored only: no audible effect, as on the web"))
     }
 
     func testStatusFollowsTheSections() {
@@ -36,23 +37,28 @@ final class AmbientSchemaTests: XCTestCase {
         XCTAssertEqual(AmbientKeyStatus.status(of: "synthChordSequencerEnabled"), .storedOnly("the lead is not rendered yet"))
     }
 
-    /// Changes go to subscribers on /ambient/KEY and /norm, whatever made them.
+    /// Changes go to subscribers on /ambient/KEY and /norm, whatever made them: the feedback hub
+    /// compares the address space's snapshot, the ambient family's among the others.
     func testChangedKeysAreFedBack() throws {
         let host = try TestEngine.host()
         let conductor = AmbientConductor(host: host) { .init(frame: host.frame, unixSeconds: 1_770_000_000) }
-        let controller = AmbientController(conductor: conductor, presets: AmbientPresets(directories: []))
-        var feedback = AmbientFeedback(controller)
+        let hub = FeedbackHub(space: AddressSpace([AmbientFamily(conductor)]), meter: PeakMeter(), fixed: [])
+        XCTAssertTrue(hub.subscribe(.udp(SocketAddress(host: "127.0.0.1", port: 9)!)))
         let faders = KesshoParameters.all.filter {
-            switch $0.kind { case .number(_?, _), .bool, .choice: true; default: false }
+            switch $0.kind { case .number(_?, _), .bool, .choice: true; default: $0.key == "rootNote" }
         }
-        XCTAssertEqual(feedback.fullState().count, 403 + faders.count, "every key, and /norm for the ranged, toggles and choices")
-        XCTAssertEqual(feedback.changes(), [])
+        XCTAssertEqual(hub.fullState().count, 403 + faders.count, "every key, and /norm for the ranged, toggles and choices")
+        func ambient(_ now: Double) -> [OSCMessage] {
+            hub.tick(now: now).filter { $0.address.hasPrefix("/ambient/") }.sorted { $0.address < $1.address }
+        }
+        XCTAssertEqual(ambient(1), [])
+        XCTAssertEqual(ambient(2), [])
         try conductor.set("density", .number(40))
         try conductor.set("reverbEnabled", .bool(false))
-        XCTAssertEqual(feedback.changes(), [
-            OSCMessage("/ambient/reverbEnabled", [.int32(0)]), OSCMessage("/ambient/reverbEnabled/norm", [.float(0)]),
+        XCTAssertEqual(ambient(3), [
             OSCMessage("/ambient/density", [.float(40)]), OSCMessage("/ambient/density/norm", [.float(Float(35.0 / 75))]),
+            OSCMessage("/ambient/reverbEnabled", [.int32(0)]), OSCMessage("/ambient/reverbEnabled/norm", [.float(0)]),
         ])
-        XCTAssertEqual(feedback.changes(), [])
+        XCTAssertEqual(ambient(4), [])
     }
 }

@@ -42,7 +42,7 @@ final class OSCRouterTests: XCTestCase {
         XCTAssertEqual(try ["entrainment", "beat", "manual", "pattern"].map { try value("/led/source/\($0)") }, [0, 1, 1, 0])
         XCTAssertEqual(handle("/led/source"), [.reply(OSCMessage("/led/source", [.string("beat,manual")]))])
         guard case .error(_, let reason)? = handle("/led/source", [.string("beat,disco")]).first else { return XCTFail("no error") }
-        XCTAssertTrue(reason.contains("unknown source 'disco'"), reason)
+        XCTAssertTrue(reason.contains("unknown name 'disco'"), reason)
         XCTAssertEqual(try value("/led/source/beat"), 1, "unchanged after the refused list")
         XCTAssertEqual(handle("/haptic/source", [.string("none")]), [])
         XCTAssertEqual(try value("/haptic/source/entrainment"), 0)

@@ -3,11 +3,11 @@ import Foundation
 import Kessho
 import Logging
 
-/// Every /ambient/... address: the Kessho keys (natural and /norm), transport, seed, presets
-/// and status, turned into calls on the conductor. Refusals come back as router errors; nothing
-/// here may crash on what a sender sends. Thread-safe (OSC thread, session ticks).
-public final class AmbientController: Sendable {
-    public static let prefix = "/ambient/"
+/// The ambient engine's commands: transport, seed, presets and status, turned into calls on the
+/// conductor (its keys are the ambient family's, in the address space). Refusals come back as
+/// router errors; nothing here may crash on what a sender sends. Thread-safe (OSC thread,
+/// session ticks).
+public final class AmbientController: OSCCommandHandler {
     /// Fades are bounded so a typo cannot silence the engine for hours.
     static let maximumFade = 600.0
 
@@ -23,53 +23,35 @@ public final class AmbientController: Sendable {
         self.logger = logger
     }
 
-    public func handle(_ message: OSCMessage) -> [OSCRouter.Action] {
-        let address = message.address
+    static let commands: Set<String> = ["/ambient/play", "/ambient/stop", "/ambient/seed", "/ambient/status",
+                                        "/ambient/preset/load", "/ambient/preset/save"]
+
+    /// nil for anything but the ambient commands. `/ambient/play` and `/ambient/stop` are also
+    /// buttons: a number is the fade in seconds, `T` the default fade, `F` a release (ignored).
+    public func handle(_ timed: TimedMessage, frame: Int64?) -> [OSCRouter.Action]? {
+        let message = timed.message, address = message.address
+        guard Self.commands.contains(address) else { return nil }
         guard let conductor else { return [.error(address: address, reason: "the ambient engine is not running")] }
         do {
             switch address {
             case "/ambient/play":
-                try conductor.play(fadeSeconds: try fade(message, default: 0.05))
+                guard let fade = try fade(message, default: 0.05) else { return [] }
+                try conductor.play(fadeSeconds: fade)
             case "/ambient/stop":
-                try conductor.stop(fadeSeconds: try fade(message, default: 2))
+                guard let fade = try fade(message, default: 2) else { return [] }
+                try conductor.stop(fadeSeconds: fade, at: frame)
             case "/ambient/seed": return try seed(message, conductor)
             case "/ambient/status": return [.reply(status(conductor))]
             case "/ambient/preset/load":
                 let name = try text(message, 0, count: 1...2)
                 let crossfade = message.arguments.count > 1 ? try seconds(message.arguments[1]) : 0
                 return try loadPreset(name, crossfade: crossfade).map { .reply(OSCMessage("/ambient/preset/warning", [.string(name), .string($0)])) }
-            case "/ambient/preset/save":
+            default:
                 try savePreset(try text(message, 0, count: 1...1))
-            default: return try key(message, conductor)
             }
         } catch {
             return [.error(address: address, reason: "\(error)")]
         }
-        return []
-    }
-
-    // MARK: Keys
-
-    /// /ambient/KEY [value] and /ambient/KEY/norm [f]: set, or query without an argument.
-    private func key(_ message: OSCMessage, _ conductor: AmbientConductor) throws -> [OSCRouter.Action] {
-        var key = String(message.address.dropFirst(Self.prefix.count))
-        let normalized = key.hasSuffix("/norm")
-        if normalized { key = String(key.dropLast(5)) }
-        _ = try AmbientParameters.parameter(key)
-        guard let argument = message.arguments.first else {
-            // The drift position lives in the conductor (the hashed state keeps the web's value).
-            let current = key == "cofCurrentStep" ? .number(Double(conductor.harmony.step))
-                : conductor.state[key] ?? KesshoParameters.parameter(key)!.defaultValue
-            if !normalized { return [.reply(OSCMessage(message.address, [AmbientParameters.natural(current)]))] }
-            guard let n = AmbientParameters.normalized(current, for: key) else {
-                throw AmbientError("has no /norm address (only ranged numbers, toggles and choices)")
-            }
-            return [.reply(OSCMessage(message.address, [.float(n)]))]
-        }
-        guard message.arguments.count == 1 else { throw AmbientError("expects one value, got \(message.arguments.count) arguments") }
-        let value = normalized ? try AmbientParameters.value(normalized: argument, for: key)
-                               : try AmbientParameters.value(argument, for: key)
-        try conductor.set(key, value)
         return []
     }
 
@@ -98,9 +80,14 @@ public final class AmbientController: Sendable {
                           + (harmony.chord?.frequencies ?? []).map { .float(Float($0)) })
     }
 
-    private func fade(_ message: OSCMessage, default value: Double) throws -> Double {
+    /// The fade a play or stop asks for; nil for a button's release (`F`).
+    private func fade(_ message: OSCMessage, default value: Double) throws -> Double? {
         guard message.arguments.count <= 1 else { throw AmbientError("expects at most one number: the fade in seconds") }
-        return try message.arguments.first.map(seconds) ?? value
+        switch message.arguments.first {
+        case nil, .true?: return value
+        case .false?: return nil
+        case let argument?: return try seconds(argument)
+        }
     }
 
     private func seconds(_ argument: OSCValue) throws -> Double {
@@ -143,4 +130,10 @@ public final class AmbientController: Sendable {
         try presets.save(KesshoPreset(name: name, state: conductor.state, dualRanges: sliders.ranges, sliderModes: sliders.modes),
                          as: name)
     }
+}
+
+/// A refused ambient message: the reason goes back to the sender as /error.
+public struct AmbientError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    init(_ reason: String) { description = reason }
 }

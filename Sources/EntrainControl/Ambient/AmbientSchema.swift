@@ -1,19 +1,19 @@
-import Kessho
+import EntrainAddressSpace
 
-/// The "Ambient engine" section of osc-schema.md, generated from the Kessho parameter list and
-/// `AmbientKeyStatus`, so the documented keys are exactly the accepted ones.
-enum AmbientSchema {
-    static func markdown() -> String {
-        var out = """
-
-        ## Ambient engine
-
+/// The "Ambient engine" section of osc-schema.md: what to know before the key table (the table
+/// itself comes from the family's descriptors, like every family's).
+extension AmbientFamily {
+    public var schemaTitle: String { "Ambient engine" }
+    public var schemaIntroduction: String {
+        """
         The ambient engine (on `ambient_L`/`ambient_R`) plays the Kessho web app's state: its 403 keys are
         reachable at `/ambient/KEY`, with the web's names, ranges and steps. A value is checked by its
         kind and refused with `/error` when it does not fit (out of range is never clamped); numbers are
         then snapped to the key's step, as the web's sliders snap them. Setting a key takes effect at
-        once (the harmony reads it at the next 16 s phrase, as on the web); there is no glide argument
-        and time tags are not used. Every key is stored, fed back and hashed into the phrase seed, as
+        once (the harmony reads it at the next 16 s phrase, as on the web). In a time-tagged bundle it
+        lands on the tag's frame when the tag is at least the conductor's lookahead (0.25 s) ahead;
+        nearer tags land with the next queued event, at most that much late. A glide argument slides
+        numbers there (other keys switch at once). Every key is stored, fed back and hashed into the phrase seed, as
         on the web, even those the engine does not render yet (see the status column). A key the
         loaded preset has in `walk` mode keeps wandering inside its range (10 Hz), as the web's UI
         moves it, so a value set there lasts until the next step.
@@ -31,8 +31,8 @@ enum AmbientSchema {
 
         | address | arguments | what it does | reply |
         |---|---|---|---|
-        | `/ambient/play` | `[f:fade]` | start the engine (fade-in in seconds, default 0.05; pads keep their own attack). The phrase grid follows UTC: the seed bucket is frozen at this moment | — |
-        | `/ambient/stop` | `[f:fade]` | fade out (default 2 s, at most 600), then stop computing | — |
+        | `/ambient/play` | `[f:fade]` or a button | start the engine (fade-in in seconds, default 0.05; pads keep their own attack). The phrase grid follows UTC: the seed bucket is frozen at this moment. As a button: `T` or a number presses (the number is the fade), `F` is a release and is ignored | — |
+        | `/ambient/stop` | `[f:fade]` or a button | fade out (default 2 s, at most 600), then stop computing; in a bundle, from the time tag's frame. `T` presses with the default fade, `F` is ignored | — |
         | `/ambient/seed` | `[i\\|h:seed]` | the seed of what the web leaves to `Math.random` (filter walk, walking sliders, grain noise, ocean), ≥ 0; takes effect at the next `/ambient/play`. No argument: a query | `/ambient/seed h` |
         | `/ambient/status` | none | a snapshot | `/ambient/status i:playing s:bucket h:seed i:drift_step f…:chord` (the sounding chord's frequencies in Hz, A4 = 432 Hz; none before the first play) |
         | `/ambient/preset/load` | `s:name [f:crossfade]` | load a Kessho preset (the web's JSON) from `./presets/ambient` or `$XDG_DATA_HOME/entrain/ambient` by name, with or without `.json` (paths leading outside are refused), and glide there over `crossfade` seconds (default 0; a glide needs the engine playing). The drift goes home; `reverbQuality` is kept (a listener's preference on the web). Does not start the engine | one `/ambient/preset/warning s:name s:warning` per loader warning |
@@ -41,42 +41,8 @@ enum AmbientSchema {
         A session stage may also carry `"ambient": {"preset": NAME, "crossfade": seconds}`: at the stage's
         first frame (within one control period) the engine glides to that preset, starting if it is
         silent. A missing or unreadable preset is a load-time error at the block's line and column.
-
-        ### Ambient keys
-
-
+        Single keys are set from a stage's `"set"` block, like any address (see sessions/README.md).
+        The `what` column says whether the engine renders the key yet.
         """
-        out += "| address | type | range / step or options | default | status |\n"
-        out += "|---|---|---|---|---|\n"
-        for p in KesshoParameters.all { out += row(p) }
-        return out
-    }
-
-    static func row(_ p: KesshoParameter) -> String {
-        let type: String, values: String
-        switch p.kind {
-        case .number(let range?, let step):
-            type = "f"
-            values = "\(AmbientParameters.describe(range))" + (step.map { " / \(AmbientParameters.format($0))" } ?? "") + " (`/norm`)"
-        case .number(nil, _):
-            type = "f"
-            values = p.key == "rootNote" ? "integer 0…11" : "—"
-        case .bool:
-            type = "i"
-            values = "T/F, 1/0, on/off (`/norm`)"
-        case .choice(let options):
-            type = "s"
-            values = options.map { "`\($0)`" }.joined(separator: ", ") + " (`/norm`)"
-        case .text:
-            type = "s"
-            values = p.key == "manualScale" ? KesshoScales.all.map { "`\($0.name)`" }.joined(separator: ", ") : "any string"
-        }
-        let defaultText: String
-        switch p.defaultValue {
-        case .number(let n): defaultText = AmbientParameters.format(n)
-        case .bool(let b): defaultText = b ? "on" : "off"
-        case .string(let s): defaultText = s.isEmpty ? "(empty)" : "`\(s)`"
-        }
-        return "| `/ambient/\(p.key)` | \(type) | \(values) | \(defaultText) | \(AmbientKeyStatus.status(of: p.key).summary) |\n"
     }
 }

@@ -144,7 +144,7 @@ public final class LiveControlLoop {
         if old.isPanicked { host.panic() }
         backend.replace(with: host)
         current.replace(with: host)
-        try conductor?.move(to: host, clock: AmbientConductor.liveClock(host))
+        try conductor?.move(to: host, clock: AmbientConductor.liveClock(host, on: backend))
     }
 
     /// Light can wait for sound but not overtake it: say so when its own path is slower.

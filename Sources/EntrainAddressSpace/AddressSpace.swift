@@ -1,0 +1,75 @@
+import Synchronization
+
+/// Every addressable value of the client, as families. Families may come and go while running
+/// (a hosted plugin loaded or removed); `generation` counts those changes so surfaces that
+/// cache the tree (feedback, discovery) know to look again.
+public final class AddressSpace: Sendable {
+    private struct Registry {
+        var families: [any AddressFamily] = []
+        var generation = 0
+    }
+
+    private let registry = Mutex(Registry())
+
+    public init(_ families: [any AddressFamily] = []) {
+        registry.withLock { $0.families = families }
+    }
+
+    public var families: [any AddressFamily] { registry.withLock { $0.families } }
+    public var generation: Int { registry.withLock { $0.generation } }
+
+    /// Add a family (replacing one of the same name).
+    public func add(_ family: any AddressFamily) {
+        registry.withLock { r in
+            r.families.removeAll { $0.name == family.name }
+            r.families.append(family)
+            r.generation += 1
+        }
+    }
+
+    public func remove(named name: String) {
+        registry.withLock { r in
+            r.families.removeAll { $0.name == name }
+            r.generation += 1
+        }
+    }
+
+    /// The family and descriptor of `address` (without a `/norm` suffix).
+    public func lookup(_ address: String) -> (family: any AddressFamily, descriptor: ControlDescriptor)? {
+        for family in families {
+            if let descriptor = family.descriptor(for: address) { return (family, descriptor) }
+        }
+        return nil
+    }
+
+    /// Check `given` for `address` (natural units, or 0…1 when `normalized`) with the one set
+    /// of rules every family shares.
+    public func parse(_ address: String, _ given: ControlValue, normalized: Bool = false) throws(ControlError) -> ControlChange {
+        guard let (_, descriptor) = lookup(address) else { throw .unknown(address) }
+        if normalized {
+            guard case .number(let n) = given else {
+                if case .bool(let b) = given { return ControlChange(address, try descriptor.value(fromNormalized: b ? 1 : 0)) }
+                throw ControlError(address + "/norm", "expects a number 0–1, got '\(given)'")
+            }
+            return ControlChange(address, try descriptor.value(fromNormalized: n))
+        }
+        return ControlChange(address, try descriptor.parse(given))
+    }
+
+    /// Apply checked changes, each family's as one batch, on `frame` (nil: now). Families
+    /// are applied in their order; a family that refuses leaves the ones after it untouched.
+    public func set(_ changes: [ControlChange], at frame: Int64? = nil) throws {
+        var batches: [(any AddressFamily, [ControlChange])] = []
+        for change in changes {
+            guard let (family, _) = lookup(change.address) else { throw ControlError.unknown(change.address) }
+            if let i = batches.firstIndex(where: { $0.0 === family }) { batches[i].1.append(change) } else { batches.append((family, [change])) }
+        }
+        for (family, batch) in batches { try family.set(batch, at: frame) }
+    }
+
+    /// The value of `address` now.
+    public func value(of address: String) throws(ControlError) -> ControlValue {
+        guard let (family, _) = lookup(address), let value = family.value(of: address) else { throw .unknown(address) }
+        return value
+    }
+}

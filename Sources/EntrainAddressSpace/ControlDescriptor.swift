@@ -1,0 +1,188 @@
+import Foundation
+
+/// Everything the surfaces need to know about one address: its type, range, step, unit,
+/// default, glide, and whether it may be set. One set of parsing and normalising rules for every
+/// family lives here, so `/entrain/carrier` and `/ambient/reverbMix` read arguments alike.
+public struct ControlDescriptor: Sendable {
+    public enum Curve: String, Sendable { case linear, logarithmic }
+
+    public enum Kind: Sendable, Equatable {
+        /// A number; `range` nil = any finite number; `step` snaps accepted values; `integer`
+        /// refuses fractions.
+        case number(range: ClosedRange<Double>?, step: Double?, curve: Curve, integer: Bool)
+        case toggle
+        /// One of a fixed set of names (a number is taken as the option's index when
+        /// `indexed`; the engine's choices are, the Kessho keys' are not).
+        case choice(options: [String], indexed: Bool)
+        /// Free text; `options` non-nil restricts it (e.g. scale names) without being an index.
+        case text(options: [String]?)
+        /// Any of `options`, comma-separated ("beat,manual"; "none" or "" for none).
+        case list(options: [String])
+    }
+
+    public let address: String
+    public let kind: Kind
+    public let unit: String
+    public let summary: String
+    public let defaultValue: ControlValue
+    /// Seconds a change glides when the sender does not say (0: at once; nil: cannot glide).
+    public let glideSeconds: Double?
+    /// Published only (set by the engine, or a read-only state): queries and feedback, no sets.
+    public let readOnly: Bool
+    /// A remark for the schema (e.g. whether the engine renders it yet).
+    public let note: String?
+
+    public init(_ address: String, _ kind: Kind, unit: String = "", default defaultValue: ControlValue,
+                glide: Double? = 0, readOnly: Bool = false, note: String? = nil, _ summary: String) {
+        self.address = address
+        self.kind = kind
+        self.unit = unit
+        self.summary = summary
+        self.defaultValue = defaultValue
+        self.glideSeconds = glide
+        self.readOnly = readOnly
+        self.note = note
+    }
+
+    /// Whether `ADDRESS/norm` exists: ranged numbers, toggles and choices.
+    public var hasNormalizedForm: Bool {
+        switch kind {
+        case .number(let range, _, _, _): range != nil
+        case .toggle, .choice: true
+        case .text, .list: false
+        }
+    }
+
+    public var glidesExponentially: Bool {
+        if case .number(_, _, .logarithmic, _) = kind { return true }
+        return false
+    }
+
+    // MARK: Parsing
+
+    /// The value `given` sets this address to, checked (never clamped: out of range is an
+    /// error naming the range) and snapped to the step. Numbers may come as text (the command
+    /// line, a preset); toggles take true/false, 1/0 (number or text), on/off, T/F, yes/no;
+    /// choices take the option's name (or its index when `indexed`).
+    public func parse(_ given: ControlValue) throws(ControlError) -> ControlValue {
+        if readOnly { throw ControlError(address, "is read-only") }
+        switch kind {
+        case .number(let range, let step, _, let integer):
+            let n: Double
+            switch given {
+            case .number(let v): n = v
+            case .text(let s):
+                guard let v = Double(s.trimmingCharacters(in: .whitespaces)) else {
+                    throw ControlError(address, "expects a number\(inUnit), got '\(s)'")
+                }
+                n = v
+            case .bool: throw ControlError(address, "expects a number\(inUnit), got a boolean")
+            }
+            guard n.isFinite else { throw ControlError(address, "value must be a finite number (got NaN or infinity)") }
+            if let range, !range.contains(n) {
+                throw ControlError(address, "\(Self.format(n))\(unitSuffix) is out of range \(Self.format(range.lowerBound))–\(Self.format(range.upperBound))\(unitSuffix)")
+            }
+            if integer && n != n.rounded() { throw ControlError(address, "expects a whole number, got \(Self.format(n))") }
+            return .number(snap(n, step: step, range: range))
+        case .toggle:
+            switch given {
+            case .bool(let b): return .bool(b)
+            case .number(let n) where n == 0 || n == 1: return .bool(n == 1)
+            case .text(let s):
+                switch s.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "1", "on", "true", "t", "yes": return .bool(true)
+                case "0", "off", "false", "f", "no": return .bool(false)
+                default: break
+                }
+            default: break
+            }
+            throw ControlError(address, "expects on/off: T/F, 1/0, true/false or on/off, got '\(given)'")
+        case .choice(let options, let indexed):
+            switch given {
+            case .text(let s):
+                let name = s.trimmingCharacters(in: .whitespaces)
+                if let match = options.first(where: { $0 == name }) ?? options.first(where: { $0.lowercased() == name.lowercased() }) {
+                    return .text(match)
+                }
+                if indexed, let n = Double(name) { return try parse(.number(n)) }
+            case .number(let n) where indexed:
+                if n == n.rounded(), n >= 0, n < Double(options.count) { return .text(options[Int(n)]) }
+            default: break
+            }
+            throw ControlError(address, "'\(given)' is not one of \(options.joined(separator: ", "))\(indexed ? " (or its index)" : "")")
+        case .text(let options):
+            guard case .text(let s) = given else { throw ControlError(address, "expects a string, got '\(given)'") }
+            if let options, !options.contains(s) { throw ControlError(address, "'\(s)' is not one of \(options.joined(separator: ", "))") }
+            return .text(s)
+        case .list(let options):
+            let names = "\(options.joined(separator: ", ")), or none"
+            guard case .text(let s) = given else { throw ControlError(address, "expects a string: names separated by commas (\(names))") }
+            let wanted = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { $0 != "none" && !$0.isEmpty }
+            if let unknown = wanted.first(where: { !options.contains($0) }) {
+                throw ControlError(address, "unknown name '\(unknown)' (\(names))")
+            }
+            let inOrder = options.filter(wanted.contains)
+            return .text(inOrder.isEmpty ? "none" : inOrder.joined(separator: ","))
+        }
+    }
+
+    /// The value a fader position 0…1 sets (outside 0…1 is clamped: a fader cannot ask for the
+    /// impossible): on the range with its curve, then snapped; toggles switch at 0.5; choices in
+    /// equal bands.
+    public func value(fromNormalized given: Double) throws(ControlError) -> ControlValue {
+        if readOnly { throw ControlError(address, "is read-only") }
+        guard !given.isNaN else { throw ControlError(address + "/norm", "value must be a finite number (got NaN)") }
+        let x = Swift.min(1, Swift.max(0, given))
+        switch kind {
+        case .number(let range?, let step, let curve, let integer):
+            var n = curve == .logarithmic && range.lowerBound > 0
+                ? range.lowerBound * pow(range.upperBound / range.lowerBound, x)
+                : range.lowerBound + x * (range.upperBound - range.lowerBound)
+            if integer { n = n.rounded() }
+            return .number(snap(n, step: step, range: range))
+        case .toggle: return .bool(x >= 0.5)
+        case .choice(let options, _): return .text(options[Swift.min(options.count - 1, Int(x * Double(options.count)))])
+        default: throw ControlError(address, "has no /norm address (only ranged numbers, toggles and choices)")
+        }
+    }
+
+    /// Where a fader should sit for `value` (nil for text and unranged numbers).
+    public func normalized(_ value: ControlValue) -> Double? {
+        switch (kind, value) {
+        case (.number(let range?, _, let curve, _), .number(let n)):
+            let span = range.upperBound - range.lowerBound
+            guard span > 0 else { return 0 }
+            if curve == .logarithmic && range.lowerBound > 0 && n > 0 {
+                return log(n / range.lowerBound) / log(range.upperBound / range.lowerBound)
+            }
+            return (n - range.lowerBound) / span
+        case (.toggle, .bool(let b)): return b ? 1 : 0
+        case (.choice(let options, _), .text(let s)):
+            guard let i = options.firstIndex(of: s) else { return nil }
+            return options.count > 1 ? (Double(i) + 0.5) / Double(options.count) : 0
+        default: return nil
+        }
+    }
+
+    /// The option's index of a choice value (what the engine sees), nil otherwise.
+    public func index(of value: ControlValue) -> Int? {
+        guard case .choice(let options, _) = kind, case .text(let s) = value else { return nil }
+        return options.firstIndex(of: s)
+    }
+
+    private var unitSuffix: String { unit.isEmpty ? "" : " \(unit)" }
+    private var inUnit: String { unit.isEmpty ? "" : " in \(unit)" }
+
+    /// Clamp to the range, then snap to a multiple of the step (the Kessho web app's quantiser,
+    /// so the state holds exactly what its sliders would).
+    private func snap(_ n: Double, step: Double?, range: ClosedRange<Double>?) -> Double {
+        guard let step, step > 0 else { return n }
+        let clamped = range.map { Swift.min(Swift.max(n, $0.lowerBound), $0.upperBound) } ?? n
+        return (clamped / step).rounded() * step
+    }
+
+    /// A number as a person writes it: integers without a decimal point.
+    public static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,84 @@
+import EntrainAddressSpace
+import EntrainAmbient
+import Kessho
+
+/// The Kessho state as a family of the address space: all 403 keys at `/ambient/KEY`, with the
+/// web's ranges and steps (values are snapped as the web's sliders snap them), time-tagged and
+/// gliding changes through the conductor. `cofCurrentStep` is published, not set.
+public final class AmbientFamily: AddressFamily {
+    public static let prefix = "/ambient/"
+    public let name = "ambient"
+    let conductor: AmbientConductor
+    public var descriptors: [ControlDescriptor] { Self.standardDescriptors }
+
+    public init(_ conductor: AmbientConductor) { self.conductor = conductor }
+
+    /// Every key's descriptor (no engine needed: session files are checked against them).
+    public static let standardDescriptors: [ControlDescriptor] = KesshoParameters.all.map(descriptor)
+    private static let byAddress = Dictionary(uniqueKeysWithValues: standardDescriptors.map { ($0.address, $0) })
+
+    /// `rootNote` has no quantiser entry on the web; its slider is the 12 pitch classes.
+    static let rootNotes = 0.0...11.0
+
+    static func descriptor(_ p: KesshoParameter) -> ControlDescriptor {
+        let kind: ControlDescriptor.Kind
+        switch p.kind {
+        case .number(let range, let step):
+            kind = p.key == "rootNote" ? .number(range: rootNotes, step: 1, curve: .linear, integer: true)
+                : .number(range: range, step: step, curve: .linear, integer: false)
+        case .bool: kind = .toggle
+        case .choice(let options): kind = .choice(options: options, indexed: false)
+        case .text: kind = .text(options: p.key == "manualScale" ? KesshoScales.all.map(\.name) : nil)
+        }
+        let status = AmbientKeyStatus.status(of: p.key)
+        let readOnly = if case .readOnly = status { true } else { false }
+        return ControlDescriptor(prefix + p.key, kind, default: controlValue(p.defaultValue), glide: 0, readOnly: readOnly,
+                                 note: status.summary, "")
+    }
+
+    public func descriptor(for address: String) -> ControlDescriptor? { Self.byAddress[address] }
+
+    static func ambientAddress(_ address: String) -> Bool { byAddress[address] != nil }
+
+    public func value(of address: String) -> ControlValue? {
+        guard Self.byAddress[address] != nil else { return nil }
+        let key = String(address.dropFirst(Self.prefix.count))
+        // The drift position lives in the conductor (the hashed state keeps the web's value).
+        if key == "cofCurrentStep" { return .number(Double(conductor.harmony.step)) }
+        return (conductor.state[key] ?? KesshoParameters.parameter(key)?.defaultValue).map(Self.controlValue)
+    }
+
+    public func snapshot() -> [(address: String, value: ControlValue)] {
+        let state = conductor.state, step = conductor.harmony.step
+        return KesshoParameters.all.map { p in
+            (Self.prefix + p.key, p.key == "cofCurrentStep" ? .number(Double(step)) : Self.controlValue(state[p.key] ?? p.defaultValue))
+        }
+    }
+
+    /// The drift position is the engine's; the reverb's quality is the listener's choice at start.
+    public func isTransient(_ address: String) -> Bool {
+        address == Self.prefix + "cofCurrentStep" || address == Self.prefix + "reverbQuality"
+    }
+
+    /// Glides take the longest glide asked for (a stage's slide; OSC changes are immediate).
+    public func set(_ changes: [ControlChange], at frame: Int64?) throws {
+        let keyed = changes.map { (key: String($0.address.dropFirst(Self.prefix.count)), value: Self.kesshoValue($0.value)) }
+        try conductor.set(keyed, at: frame, glideSeconds: changes.compactMap(\.glide).max() ?? 0)
+    }
+
+    static func controlValue(_ value: KesshoValue) -> ControlValue {
+        switch value {
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .string(let s): .text(s)
+        }
+    }
+
+    static func kesshoValue(_ value: ControlValue) -> KesshoValue {
+        switch value {
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .text(let s): .string(s)
+        }
+    }
+}
