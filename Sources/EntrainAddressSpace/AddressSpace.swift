@@ -67,6 +67,12 @@ public final class AddressSpace: Sendable {
         for (family, batch) in batches { try family.set(batch, at: frame) }
     }
 
+    /// Every family's values now, less what a preset never carries: what a preset or the
+    /// last-used settings store.
+    public func presetSnapshot() -> [(address: String, value: ControlValue)] {
+        families.flatMap { family in family.snapshot().filter { !family.isTransient($0.address) } }
+    }
+
     /// The value of `address` now.
     public func value(of address: String) throws(ControlError) -> ControlValue {
         guard let (family, _) = lookup(address), let value = family.value(of: address) else { throw .unknown(address) }

@@ -154,13 +154,14 @@ public struct OSCRouter: Sendable {
         let engine = host()
         do {
             switch message.address {
-            case "/preset/save": try library.presets.save(try text(0), values: engine.values)
+            case "/preset/save": try library.presets.save(try text(0), entries: space.presetSnapshot())
             case "/preset/load":
-                let values = try library.presets.load(try text(0), over: engine.values)
+                let loaded = try library.presets.changes(try text(0))
                 let glide = a.count > 1 ? try number(1) : 2
                 guard glide >= 0 else { throw ParameterError.constraint(message.address, reason: "the glide time must be ≥ 0") }
-                try engine.set(engine.table.entries.filter { !$0.spec.address.hasPrefix("/master/") && !Presets.excluded.contains($0.spec.address) }
-                    .map { EngineHost.Change($0.spec.address, values[$0.index], glide: glide) })
+                // Every family of this client (a preset may name a plugin that is not loaded: skipped).
+                try space.set(loaded.filter { Presets.appliesOnLoad($0.address) && space.lookup($0.address) != nil }
+                    .map { ControlChange($0.address, $0.value, glide: glide) })
             case "/preset/rename": try library.presets.store.rename(try text(0), to: try text(1))
             case "/preset/delete": try library.presets.store.delete(try text(0))
             case "/preset/list": return [.reply(OSCMessage("/preset/list", library.presets.store.names().map { .string($0) }))]

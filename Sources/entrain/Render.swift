@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainAddressSpace
 import EntrainAmbient
 import EntrainControl
 import EntrainEngine
@@ -66,6 +67,7 @@ struct Render: ParsableCommand {
         // The ambient engine: started by --ambient-preset, or by a session stage's "ambient" block.
         let preset = try ambient.preset(with: try engine.ambientChanges())
         let stagesUseAmbient = !(program?.ambientStarts.isEmpty ?? true)
+            || (program?.familyChanges.contains { AmbientFamily.owns($0.change.address) } ?? false)
         if preset != nil || stagesUseAmbient {
             let presets = AmbientPresets(directories: AmbientPresets.standardDirectories())
             if let program, let path = session.path {
@@ -76,6 +78,7 @@ struct Render: ParsableCommand {
                           seed: ambient.seed, start: start)
                 .attach(to: &job, playsAtStart: preset != nil) { conductor in
                     player?.ambient = AmbientController(conductor: conductor, presets: presets)
+                    player?.space = AddressSpace([AmbientFamily(conductor)])
                 }
             job.ambientQuality = ambient.reverbQuality
             job.mix = engine.givesEntrainment || session.path != nil ? [.entrainment, .ambient] : [.ambient]

@@ -43,10 +43,21 @@ struct Run: ParsableCommand {
     func run() throws {
         let logger = LogSetup.logger(level: logLevel)
         let library = Library()
-        // Defaults, then the last-used settings, then a preset, then the command line.
-        var base = Engine.parameterTable.defaults
-        if !noRestore, let last = library.presets.lastUsed(over: base) { base = last }
-        if let preset { base = try library.presets.load(preset, over: base) }
+        // Defaults, then the last-used settings, then a preset, then the command line: the
+        // engine's values now, the other families' once they exist.
+        let table = Engine.parameterTable
+        var base = table.defaults
+        var carried: [ControlChange] = []
+        if !noRestore, let last = library.presets.lastUsedChanges(), let values = try? EngineFamily.fold(last, into: base),
+           (try? table.checkConstraints(values)) != nil {
+            base = values
+            carried += last
+        }
+        if let preset {
+            let changes = try library.presets.changes(preset)
+            base = try EngineFamily.fold(changes, into: base)
+            carried += changes
+        }
         let values = try light.apply(to: try engine.parameterValues(over: base, otherFamiliesHandled: true))
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
         SignalWatcher.install()
@@ -59,9 +70,13 @@ struct Run: ParsableCommand {
                                                    ambientQuality: ambient.reverbQuality))
         // The ambient engine is always there (silent until played), so OSC and sessions can
         // start it; --ambient-preset starts it with the client.
-        let ambientPreset = try ambient.preset(with: try engine.ambientChanges())
-        let conductor = AmbientConductor(host: current.host, state: ambientPreset?.state ?? .defaults,
-                                         sliders: ambientPreset.map(KesshoSliders.init) ?? KesshoSliders(), seed: ambient.seed,
+        let ambientFile = try ambient.preset()
+        let ambientSet = try engine.ambientChanges()
+        var ambientState = ambientFile?.state ?? .defaults
+        if ambientFile == nil { for (key, value) in AmbientFamily.keyed(carried) { ambientState[key] = value } }
+        for (key, value) in ambientSet { ambientState[key] = value }
+        let conductor = AmbientConductor(host: current.host, state: ambientState,
+                                         sliders: ambientFile.map(KesshoSliders.init) ?? KesshoSliders(), seed: ambient.seed,
                                          clock: AmbientConductor.liveClock(current.host, on: client))
         if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
         let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets(directories: AmbientPresets.standardDirectories()),
@@ -73,8 +88,8 @@ struct Run: ParsableCommand {
         let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor)])
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
-                                         patterns: patterns, ambient: ambientControl)
-        if ambientPreset != nil { try conductor.play() }
+                                         patterns: patterns, ambient: ambientControl, space: space)
+        if ambientFile != nil || !ambientSet.isEmpty { try conductor.play() }  // given on the command line: it plays
         let pump = AmbientPump(conductor, logger: logger)
         defer { pump.stop() }
         if let program {
@@ -102,7 +117,7 @@ struct Run: ParsableCommand {
             policy: .init(endsWithSession: program != nil || playlist != nil, endsWithTimer: timer != nil),
             logger: logger, strobeWarning: LightOptions.warning,
             prepare: { [ambient] rate, values in try EngineHost(sampleRate: rate, values: values, ambientQuality: ambient.reverbQuality) },
-            saveSettings: { try library.presets.saveLastUsed($0) })
+            saveSettings: { try library.presets.saveLastUsed(entries: space.presetSnapshot()) })
         defer { loop.finish() }  // the last-used settings, on every way out
 
         var status = StatusLine()

@@ -128,7 +128,7 @@ final class AmbientRenderTests: XCTestCase {
         let out = temp.appendingPathComponent("set.wav")
         let bad = try EntrainBinary.run(["render", "--set", "/ambient/tension=2", "--duration", "2", "--out", out.path])
         XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(bad.error.contains("/ambient/tension: 2 is out of range 0…1"), bad.error)
+        XCTAssertTrue(bad.error.contains("/ambient/tension: 2 is out of range 0–1"), bad.error)
         let elsewhere = try EntrainBinary.run(["analyse", out.path, "--set", "/ambient/tension=0.5"])
         XCTAssertNotEqual(elsewhere.status, 0, "not silently ignored")
         let good = try EntrainBinary.run(["render", "--set", "/ambient/masterVolume=0", "--duration", "4", "--out", out.path])

@@ -18,7 +18,7 @@ final class LiveControlLoopTests: LiveClientTestCase {
         return LiveControlLoop(current: current, backend: client, transport: transport, conductor: nil, meter: PeakMeter(),
                                policy: .init(), logger: Logger(label: "test"), strobeWarning: "warning",
                                prepare: { rate, values in try EngineHost(sampleRate: rate, values: values) },
-                               saveSettings: { saved.values = $0 })
+                               saveSettings: { saved.values = current.host.values })
     }
 
     /// An engine prepared for another rate than the server's (as after a rate change) is

@@ -24,8 +24,11 @@ public final class AmbientFamily: AddressFamily {
         let kind: ControlDescriptor.Kind
         switch p.kind {
         case .number(let range, let step):
+            // A default outside the web's quantiser range (drumNoiseAttack's 0) stays reachable,
+            // so every state the web starts from can be set, saved and loaded back.
+            let reachable = range.map { r in p.defaultValue.number.map { Swift.min(r.lowerBound, $0)...Swift.max(r.upperBound, $0) } ?? r }
             kind = p.key == "rootNote" ? .number(range: rootNotes, step: 1, curve: .linear, integer: true)
-                : .number(range: range, step: step, curve: .linear, integer: false)
+                : .number(range: reachable, step: step, curve: .linear, integer: false)
         case .bool: kind = .toggle
         case .choice(let options): kind = .choice(options: options, indexed: false)
         case .text: kind = .text(options: p.key == "manualScale" ? KesshoScales.all.map(\.name) : nil)
@@ -38,7 +41,8 @@ public final class AmbientFamily: AddressFamily {
 
     public func descriptor(for address: String) -> ControlDescriptor? { Self.byAddress[address] }
 
-    static func ambientAddress(_ address: String) -> Bool { byAddress[address] != nil }
+    /// Whether `address` is a Kessho key's (without a conductor at hand).
+    public static func owns(_ address: String) -> Bool { byAddress[address] != nil }
 
     public func value(of address: String) -> ControlValue? {
         guard Self.byAddress[address] != nil else { return nil }
@@ -56,9 +60,7 @@ public final class AmbientFamily: AddressFamily {
     }
 
     /// The drift position is the engine's; the reverb's quality is the listener's choice at start.
-    public func isTransient(_ address: String) -> Bool {
-        address == Self.prefix + "cofCurrentStep" || address == Self.prefix + "reverbQuality"
-    }
+    public func isTransient(_ address: String) -> Bool { StandardAddresses.isTransient(address) }
 
     /// Glides take the longest glide asked for (a stage's slide; OSC changes are immediate).
     public func set(_ changes: [ControlChange], at frame: Int64?) throws {

@@ -83,19 +83,13 @@ public final class EngineFamily: AddressFamily {
     }
 
     /// Arming the strobe is a decision made each run, never carried in by a preset or a file.
-    public func isTransient(_ address: String) -> Bool { address == "/led/arm" || Self.sourceLists[address] != nil }
+    public func isTransient(_ address: String) -> Bool { StandardAddresses.isTransient(address) || Self.sourceLists[address] != nil }
 
     public func set(_ changes: [ControlChange], at frame: Int64?) throws {
         var batch: [EngineHost.Change] = []
         for change in changes {
-            if let names = Self.sourceLists[change.address] {
-                let wanted = Set((change.value.text ?? "").split(separator: ",").map(String.init))
-                batch += names.map { EngineHost.Change("\(change.address)/\($0)", wanted.contains($0) ? 1 : 0) }
-                continue
-            }
-            let entry = try engine.host.table.entry(for: change.address)
-            batch.append(EngineHost.Change(change.address, try Self.number(change.value, entry.spec), glide: change.glide,
-                                           exponential: change.exponential))
+            guard Self.owns(change.address) else { throw ControlError.unknown(change.address) }
+            batch += try Self.numbers(change).map { EngineHost.Change($0.address, $0.value, glide: change.glide, exponential: change.exponential) }
         }
         do {
             try engine.host.set(batch, at: frame)

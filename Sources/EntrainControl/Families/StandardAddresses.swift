@@ -12,6 +12,12 @@ public enum StandardAddresses {
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
 
+    /// Never carried by a preset, the last-used settings or a file: arming the strobe (a decision
+    /// made each run), the drift position (the engine's), the ambient reverb's structure (the
+    /// listener's, fixed at start).
+    public static func isTransient(_ address: String) -> Bool { transient.contains(address) }
+    static let transient: Set<String> = ["/led/arm", AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality"]
+
     /// `given` for `address`, checked.
     public static func parse(_ address: String, _ given: ControlValue) throws(ControlError) -> ControlChange {
         guard let descriptor = byAddress[address] else { throw .unknown(address) }
@@ -26,21 +32,32 @@ extension EngineFamily {
         let table = Engine.parameterTable
         var out = values
         for change in changes {
-            if let names = sourceLists[change.address] {
-                let wanted = Set((change.value.text ?? "").split(separator: ",").map(String.init))
-                for name in names { out[try table.entry(for: "\(change.address)/\(name)").index] = wanted.contains(name) ? 1 : 0 }
-            } else if let entry = try? table.entry(for: change.address) {
-                out[entry.index] = try number(change.value, entry.spec)
-            }
+            for (address, number) in try numbers(change) { out[try table.entry(for: address).index] = number }
         }
         return out
+    }
+
+    /// The engine's values as entries of the address space (choices by name, toggles as true/false).
+    public static func entries(_ values: ParameterValues) -> [(address: String, value: ControlValue)] {
+        Engine.parameterTable.entries.map { ($0.spec.address, controlValue(values[$0.index], $0.spec)) }
+    }
+
+    /// The parameter values one engine change stands for (a source list: its four toggles);
+    /// none for another family's change.
+    public static func numbers(_ change: ControlChange) throws -> [(address: String, value: Double)] {
+        if let names = sourceLists[change.address] {
+            let wanted = Set((change.value.text ?? "").split(separator: ",").map(String.init))
+            return names.map { ("\(change.address)/\($0)", wanted.contains($0) ? 1 : 0) }
+        }
+        guard let entry = try? Engine.parameterTable.entry(for: change.address) else { return [] }
+        return [(change.address, try number(change.value, entry.spec))]
     }
 }
 
 extension AmbientFamily {
     /// The Kessho keys among `changes`, as the conductor's state takes them (a start-up state).
     public static func keyed(_ changes: [ControlChange]) -> [(key: String, value: KesshoValue)] {
-        changes.filter { ambientAddress($0.address) }
+        changes.filter { owns($0.address) }
             .map { (String($0.address.dropFirst(prefix.count)), kesshoValue($0.value)) }
     }
 }

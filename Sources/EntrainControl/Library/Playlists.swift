@@ -95,13 +95,15 @@ public struct Playlists: Sendable {
         for item in list {
             switch item.kind {
             case .preset:
-                let values = try presets.load(item.name, over: table.defaults)
-                // Everything but the master section (fades and ceiling belong to the run, not a
-                // preset) and what presets never carry (arming the strobe).
-                let changes = table.entries.filter { !$0.spec.address.hasPrefix("/master/") && !Presets.excluded.contains($0.spec.address) }
+                // Every family's values but the master section (fades and ceiling belong to the
+                // run): the engine's over the defaults, the others as the stage's "set" block.
+                let loaded = try presets.changes(item.name).filter { Presets.appliesOnLoad($0.address) }
+                let values = try EngineFamily.fold(loaded, into: table.defaults)
+                let changes = table.entries.filter { Presets.appliesOnLoad($0.spec.address) && !StandardAddresses.isTransient($0.spec.address) }
                     .map { ($0.spec.address, values[$0.index]) }
                 stages.append(Session.Stage(name: item.name, duration: item.duration ?? 0, transition: .crossfade,
-                                            fade: item.fade, changes: changes, pluginBlocks: []))
+                                            fade: item.fade, changes: changes, pluginBlocks: [],
+                                            sets: loaded.filter { !EngineFamily.owns($0.address) }))
             case .session:
                 var sessionStages = try load(item.name).stages
                 if !sessionStages.isEmpty, sessionStages[0].transition == .hold {

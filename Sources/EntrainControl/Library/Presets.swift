@@ -1,46 +1,60 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
 
-/// Presets: named sets of parameter values, stored as JSON documents keyed by OSC address
-/// (choices by name), so they stay readable and survive new parameters. Also the last-used
-/// settings, restored at start.
+/// Presets: named snapshots of every family's values (the engine's parameters, the Kessho keys,
+/// …), stored as JSON documents keyed by address (choices by name), so they stay readable and
+/// survive new parameters. Also the last-used settings, restored at start. Every entry is
+/// checked with the address space's rules when read.
 public struct Presets: Sendable {
     public static let format = "entrain-preset/1"
     public let store: NamedStore
-    let table = Engine.parameterTable
 
     public init(dataDirectory: URL = NamedStore.dataDirectory()) {
         store = NamedStore(kind: "preset", folder: dataDirectory.appendingPathComponent("presets"))
     }
 
-    /// Not part of any preset: arming the strobe is a decision made each run (--arm-strobe or
-    /// /led/arm), never something a preset, playlist or last-used settings may carry in.
-    public static let excluded: Set<String> = ["/led/arm"]
-
-    /// The document for `values`: every parameter, in table order.
-    public func document(name: String, values: ParameterValues) -> String {
-        let lines = table.entries.filter { !Self.excluded.contains($0.spec.address) }.map { entry -> String in
-            let value = values[entry.index]
-            let text: String
-            if case .choice(let options, _) = entry.spec.kind { text = "\"\(options[Int(value)])\"" } else { text = ParameterSpec.format(value) }
-            return "    \"\(entry.spec.address)\": \(text)"
-        }
-        return "{\n  \"format\": \"\(Self.format)\",\n  \"name\": \"\(name)\",\n  \"values\": {\n" + lines.joined(separator: ",\n") + "\n  }\n}\n"
+    /// The document for `entries` (address, value), in their order. Entries a preset never
+    /// carries (arming the strobe, engine-owned positions) are left out.
+    public func document(name: String, entries: [(address: String, value: ControlValue)]) -> String {
+        let lines = entries.filter { !StandardAddresses.isTransient($0.address) }
+            .map { "    \(SessionEncoder.quote($0.address)): \(SessionEncoder.json($0.value))" }
+        return "{\n  \"format\": \"\(Self.format)\",\n  \"name\": \(SessionEncoder.quote(name)),\n  \"values\": {\n"
+            + lines.joined(separator: ",\n") + "\n  }\n}\n"
     }
 
-    public func save(_ name: String, values: ParameterValues) throws { try store.write(name, document(name: name, values: values)) }
+    /// The engine's values alone (`entrain preset save` on the command line).
+    public func document(name: String, values: ParameterValues) -> String { document(name: name, entries: EngineFamily.entries(values)) }
 
-    /// The preset's values over `base` (a preset may name only some parameters), checked by the
-    /// table; problems come back as file:line:column.
+    public func save(_ name: String, entries: [(address: String, value: ControlValue)]) throws {
+        try store.write(name, document(name: name, entries: entries))
+    }
+
+    public func save(_ name: String, values: ParameterValues) throws { try save(name, entries: EngineFamily.entries(values)) }
+
+    /// Every entry of preset `name`, checked.
+    public func changes(_ name: String) throws -> [ControlChange] {
+        let (text, url) = try store.read(name)
+        return try Self.changes(text, file: url.path)
+    }
+
+    /// The preset's engine values over `base` (a preset may name only some parameters).
     public func load(_ name: String, over base: ParameterValues) throws -> ParameterValues {
         let (text, url) = try store.read(name)
         return try Self.decode(text, file: url.path, over: base)
     }
 
-    /// A preset document's values over `base`, checked by the parameter table.
-    public static func decode(_ text: String, file: String, over base: ParameterValues) throws -> ParameterValues {
-        let table = Engine.parameterTable
+    /// A preset document's entries, each checked against its address (problems come back as
+    /// file:line:column). Entries a preset may not carry are ignored (older files may hold them).
+    public static func changes(_ text: String, file: String) throws -> [ControlChange] {
+        let (changes, problems) = try read(text, file: file)
+        guard problems.isEmpty else { throw LibraryError.badFile(file, problems.joined(separator: "; ")) }
+        return changes
+    }
+
+    /// The entries that pass their checks, and a positioned problem for each that does not.
+    static func read(_ text: String, file: String) throws -> (changes: [ControlChange], problems: [String]) {
         let root: JSONNode
         do { root = try JSONDocument.parse(text) } catch let e as JSONSyntaxError {
             throw LibraryError.badFile(file, "\(e.line):\(e.column): \(e.message)")
@@ -48,33 +62,55 @@ public struct Presets: Sendable {
         guard let valuesNode = root["values"], case .object(let members) = valuesNode.value else {
             throw LibraryError.badFile(file, "expected {\"values\": {address: value, …}}")
         }
-        var values = base
+        var changes: [ControlChange] = []
         var problems: [String] = []
-        for (address, node) in members {
-            guard let entry = try? table.entry(for: address) else { problems.append("\(node.line):\(node.column): unknown parameter \(address)"); continue }
-            if excluded.contains(address) { continue }  // older files may hold it: ignored, never applied
-            do {
-                switch node.value {
-                case .number(let n): values[entry.index] = try entry.spec.validate(n)
-                case .string(let s): values[entry.index] = try entry.spec.parse(s)
-                default: problems.append("\(node.line):\(node.column): \(address): expected a number or a name")
-                }
-            } catch { problems.append("\(node.line):\(node.column): \(error)") }
+        for (address, node) in members where !StandardAddresses.isTransient(address) {
+            let given: ControlValue
+            switch node.value {
+            case .number(let n): given = .number(n)
+            case .string(let s): given = .text(s)
+            case .bool(let b): given = .bool(b)
+            default:
+                problems.append("\(node.line):\(node.column): \(address): expected a number, a name or true/false")
+                continue
+            }
+            do { changes.append(try StandardAddresses.parse(address, given)) } catch {
+                problems.append("\(node.line):\(node.column): \(error)")
+            }
         }
-        do { try table.checkConstraints(values) } catch { problems.append("\(root.line):\(root.column): \(error)") }
+        return (changes, problems)
+    }
+
+    /// A preset document's engine values over `base`, with the rules between parameters checked.
+    public static func decode(_ text: String, file: String, over base: ParameterValues) throws -> ParameterValues {
+        var (changes, problems) = try read(text, file: file)
+        let values = try EngineFamily.fold(changes, into: base)
+        do { try Engine.parameterTable.checkConstraints(values) } catch { problems.append("\(error)") }
         guard problems.isEmpty else { throw LibraryError.badFile(file, problems.joined(separator: "; ")) }
         return values
     }
+
+    /// Whether loading a preset changes `address`: the master section (fades and ceiling) belongs
+    /// to the run, not to a preset.
+    public static func appliesOnLoad(_ address: String) -> Bool { !address.hasPrefix("/master/") }
 
     // MARK: - Last used
 
     var lastUsedURL: URL { store.folder.deletingLastPathComponent().appendingPathComponent("last-used.json") }
 
-    public func saveLastUsed(_ values: ParameterValues) throws {
-        try AtomicFile.write(Data(document(name: "last used", values: values).utf8), to: lastUsedURL)
+    public func saveLastUsed(entries: [(address: String, value: ControlValue)]) throws {
+        try AtomicFile.write(Data(document(name: "last used", entries: entries).utf8), to: lastUsedURL)
     }
 
-    /// The last-used settings over `base`, or nil if there are none (or they no longer fit).
+    public func saveLastUsed(_ values: ParameterValues) throws { try saveLastUsed(entries: EngineFamily.entries(values)) }
+
+    /// The last-used settings, or nil if there are none (or they no longer fit).
+    public func lastUsedChanges() -> [ControlChange]? {
+        guard let text = try? String(contentsOf: lastUsedURL, encoding: .utf8) else { return nil }
+        return try? Self.changes(text, file: lastUsedURL.path)
+    }
+
+    /// The last-used engine values over `base`, or nil.
     public func lastUsed(over base: ParameterValues) -> ParameterValues? {
         guard let text = try? String(contentsOf: lastUsedURL, encoding: .utf8) else { return nil }
         return try? Self.decode(text, file: lastUsedURL.path, over: base)

@@ -47,8 +47,8 @@ public final class LiveControlLoop {
     let logger: Logger
     /// A new engine at a sample rate, with the given values (the ambient quality is the caller's).
     let prepare: (Double, ParameterValues) throws -> EngineHost
-    /// Where the last-used settings go (the library's store in the client).
-    let saveSettings: (ParameterValues) throws -> Void
+    /// Saves the last-used settings (every family's, in the client).
+    let saveSettings: () throws -> Void
     let strobeWarning: String
 
     private var stopDeadline: Date?
@@ -61,7 +61,7 @@ public final class LiveControlLoop {
     public init(current: CurrentEngine, backend: AudioBackend, transport: SessionTransport, conductor: AmbientConductor?,
                 meter: PeakMeter, policy: Policy, logger: Logger, strobeWarning: String,
                 prepare: @escaping (Double, ParameterValues) throws -> EngineHost,
-                saveSettings: @escaping (ParameterValues) throws -> Void) {
+                saveSettings: @escaping () throws -> Void) {
         self.current = current
         self.backend = backend
         self.transport = transport
@@ -125,7 +125,7 @@ public final class LiveControlLoop {
     public func finish() {
         guard !saved else { return }
         saved = true
-        do { try saveSettings(current.host.values) } catch { logger.warning("could not save the last-used settings: \(error)") }
+        do { try saveSettings() } catch { logger.warning("could not save the last-used settings: \(error)") }
     }
 
     private func beginEnding(_ ending: Ending, now: Date, reason: String? = nil) {

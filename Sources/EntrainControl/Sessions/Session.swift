@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
@@ -26,6 +27,9 @@ public struct Session: Sendable {
         public var changes: [(address: String, value: Double)]
         /// Blocks for plugins this build does not have (ambient, led, haptic, …), kept as written.
         public var pluginBlocks: [(key: String, value: JSONNode)]
+        /// The stage's `"set"` block: any address of the address space, checked, in file order.
+        /// Applied on the stage's first frame; numbers slide over the stage with its transition.
+        public var sets: [ControlChange] = []
     }
 
     public var name: String

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
@@ -8,7 +9,7 @@ import Foundation
 public struct SessionDecoder {
     public static let format = "entrain-session/1"
     static let voiceFields = ["mode", "carrier", "beat", "waveform", "level", "convention", "duty", "edge"]
-    static let stageKeys = ["name", "duration", "transition", "fade", "volume", "noise", "voices"]
+    static let stageKeys = ["name", "duration", "transition", "fade", "volume", "noise", "voices", "set"]
     static let topKeys = ["format", "name", "description", "stages"]
 
     let file: String
@@ -102,9 +103,11 @@ public struct SessionDecoder {
                 }
             } else { problem(voicesNode, "\"voices\" must be a list (voice 1 first)") }
         }
+        let sets = node["set"].map { setBlock($0, number: number) } ?? []
         for (address, value) in changes {
             if let entry = try? table.entry(for: address) { values[entry.index] = value }
         }
+        if let folded = try? EngineFamily.fold(sets, into: values) { values = folded }
         do {
             try table.checkConstraints(values)
             lastConstraintProblem = nil
@@ -114,7 +117,8 @@ public struct SessionDecoder {
             lastConstraintProblem = "\(error)"
         }
         guard duration > 0 else { return nil }
-        return Session.Stage(name: name, duration: duration, transition: transition, fade: fade, changes: changes, pluginBlocks: plugins)
+        return Session.Stage(name: name, duration: duration, transition: transition, fade: fade, changes: changes,
+                             pluginBlocks: plugins, sets: sets)
     }
 
     /// Validate one value through the parameter table and record it.
@@ -130,6 +134,37 @@ public struct SessionDecoder {
         } catch {
             problem(node, "\(error)")
         }
+    }
+
+    /// A stage's `"set"` block: address → value for any address of the client, checked as OSC
+    /// checks it. Arming the strobe is refused: a file never starts flashing light.
+    private mutating func setBlock(_ node: JSONNode, number: Int) -> [ControlChange] {
+        guard case .object(let members) = node.value else {
+            problem(node, "stage \(number): \"set\" must be an object of address: value, e.g. {\"/led/manual\": 0.7}")
+            return []
+        }
+        var out: [ControlChange] = []
+        for (address, valueNode) in members {
+            if address == "/led/arm" {
+                problem(valueNode, "stage \(number): \"set\": /led/arm cannot be set from a file (arming the strobe is a decision made each run)")
+                continue
+            }
+            let given: ControlValue
+            switch valueNode.value {
+            case .number(let n): given = .number(n)
+            case .bool(let b): given = .bool(b)
+            case .string(let s): given = .text(s)
+            default:
+                problem(valueNode, "stage \(number): \"set\": \(address): expected a number, a string or true/false, got \(valueNode.kindName)")
+                continue
+            }
+            do {
+                out.append(try StandardAddresses.parse(address, given))
+            } catch {
+                problem(valueNode, "stage \(number): \"set\": \(error)")
+            }
+        }
+        return out
     }
 
     /// Seconds as a number, or "hh:mm:ss" / "mm:ss".

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
@@ -34,6 +35,10 @@ public enum SessionEncoder {
                 let list = (0...last).map { v in voices[v].map { "{ \($0.joined(separator: ", ")) }" } ?? "null" }
                 fields.append("\"voices\": [\n        \(list.joined(separator: ",\n        "))\n      ]")
             }
+            if !stage.sets.isEmpty {
+                let entries = stage.sets.map { "\(quote($0.address)): \(json($0.value))" }
+                fields.append("\"set\": { \(entries.joined(separator: ", ")) }")
+            }
             for (key, block) in stage.pluginBlocks { fields.append("\(quote(key)): \(json(block.value))") }
             stages.append("    {\n      " + fields.joined(separator: ",\n      ") + "\n    }")
         }
@@ -50,6 +55,15 @@ public enum SessionEncoder {
         case .number(let n): n.isFinite ? ParameterSpec.format(n) : "null"
         case .bool(let b): b ? "true" : "false"
         case .null: "null"
+        }
+    }
+
+    /// A `"set"` entry's value as JSON.
+    static func json(_ value: ControlValue) -> String {
+        switch value {
+        case .number(let n): ParameterSpec.format(n)
+        case .bool(let b): b ? "true" : "false"
+        case .text(let s): quote(s)
         }
     }
 

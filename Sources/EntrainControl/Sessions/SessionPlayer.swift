@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
@@ -25,6 +26,9 @@ public struct SessionProgram: Sendable {
     public let patternStarts: [(frame: Int64, name: String)]
     /// Ambient presets to glide to with their stage: `"ambient": {"preset": "…", "crossfade": 8}`.
     public let ambientStarts: [(frame: Int64, stage: AmbientStage)]
+    /// `"set"` entries of families other than the engine (whose entries are among `changes`),
+    /// with the glide their stage's transition gives them.
+    public let familyChanges: [(frame: Int64, change: ControlChange)]
 
     public init(_ session: Session, sampleRate: Double) {
         self.session = session
@@ -33,6 +37,7 @@ public struct SessionProgram: Sendable {
         var starts: [Int64] = []
         var patterns: [(frame: Int64, name: String)] = []
         var ambient: [(frame: Int64, stage: AmbientStage)] = []
+        var others: [(frame: Int64, change: ControlChange)] = []
         var elapsed = 0.0
         for stage in session.stages {
             let frame = Int64((elapsed * sampleRate).rounded())
@@ -44,13 +49,23 @@ public struct SessionProgram: Sendable {
             if let block = AmbientStage.parse(stage) { ambient.append((frame, block)) }
             let end = Int64(((elapsed + stage.duration) * sampleRate).rounded())
             let slide = Double(end - frame) / sampleRate  // exactly to the next boundary
-            for (address, value) in stage.changes {
-                switch stage.transition {
-                case .hold: changes.append(Change(frame: frame, address: address, value: value, glide: nil, exponential: nil))
-                case .crossfade: changes.append(Change(frame: frame, address: address, value: value, glide: stage.fade, exponential: false))
-                case .linear: changes.append(Change(frame: frame, address: address, value: value, glide: slide, exponential: false))
-                case .exponential: changes.append(Change(frame: frame, address: address, value: value, glide: slide, exponential: true))
+            let (glide, exponential): (Double?, Bool?) = switch stage.transition {
+            case .hold: (nil, nil)
+            case .crossfade: (stage.fade, false)
+            case .linear: (slide, false)
+            case .exponential: (slide, true)
+            }
+            var engineValues = stage.changes
+            for set in stage.sets {
+                let numbers = (try? EngineFamily.numbers(set)) ?? []
+                if numbers.isEmpty {
+                    others.append((frame, ControlChange(set.address, set.value, glide: glide ?? 0, exponential: exponential)))
+                } else {
+                    engineValues += numbers
                 }
+            }
+            for (address, value) in engineValues {
+                changes.append(Change(frame: frame, address: address, value: value, glide: glide, exponential: exponential))
             }
             elapsed += stage.duration
         }
@@ -59,6 +74,7 @@ public struct SessionProgram: Sendable {
         stageStarts = starts
         patternStarts = patterns
         ambientStarts = ambient
+        familyChanges = others
     }
 
     /// `base` with the first stage's values already in place when it holds or crossfades, so a
@@ -69,7 +85,7 @@ public struct SessionProgram: Sendable {
         for (address, value) in first.changes {
             if let entry = try? Engine.parameterTable.entry(for: address) { values[entry.index] = value }
         }
-        return values
+        return (try? EngineFamily.fold(first.sets, into: values)) ?? values
     }
 
     /// Where every parameter the program has touched stands at `frame` (from the start): its value
@@ -114,6 +130,9 @@ public final class SessionPlayer {
     private var next = 0
     private var nextPattern = 0
     private var nextAmbient = 0
+    private var nextFamilyChange = 0
+    /// Where stages' `"set"` entries of other families than the engine go (nil: skipped).
+    public var space: AddressSpace?
     /// Where stage patterns come from (nil: they are skipped).
     public var patterns: PatternPlayer?
     /// The ambient engine for stages' ambient blocks (nil: they are skipped).
@@ -127,6 +146,7 @@ public final class SessionPlayer {
             next = program.changes.firstIndex { $0.frame > skipThrough } ?? program.changes.count
             nextPattern = program.patternStarts.firstIndex { $0.frame > skipThrough } ?? program.patternStarts.count
             nextAmbient = program.ambientStarts.firstIndex { $0.frame > skipThrough } ?? program.ambientStarts.count
+            nextFamilyChange = program.familyChanges.firstIndex { $0.frame > skipThrough } ?? program.familyChanges.count
         }
     }
 
@@ -148,6 +168,17 @@ public final class SessionPlayer {
             let start = program.patternStarts[nextPattern]
             nextPattern += 1
             try patterns?.play(start.name, on: host, at: startFrame + start.frame)
+        }
+        // Ahead of time, on their frame: each family lands them there (the ambient conductor
+        // holds changes tagged beyond its lookahead until their frame).
+        while nextFamilyChange < program.familyChanges.count, startFrame + program.familyChanges[nextFamilyChange].frame <= frame {
+            let at = program.familyChanges[nextFamilyChange].frame
+            var batch: [ControlChange] = []
+            while nextFamilyChange < program.familyChanges.count, program.familyChanges[nextFamilyChange].frame == at {
+                batch.append(program.familyChanges[nextFamilyChange].change)
+                nextFamilyChange += 1
+            }
+            try space?.set(batch, at: startFrame + at)
         }
         // Not ahead of time: the conductor applies a preset when it is called, and its events
         // queue in order, so the stage's preset waits until the engine has reached the stage.

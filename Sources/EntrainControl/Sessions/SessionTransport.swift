@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainEngine
 import Foundation
 import Synchronization
@@ -25,6 +26,8 @@ public final class SessionTransport: Sendable {
     public let patterns: PatternPlayer?
     /// The ambient engine, for stages' `"ambient"` blocks; nil: they are skipped.
     public let ambient: AmbientController?
+    /// Where stages' `"set"` entries for families other than the engine go (nil: skipped).
+    public let space: AddressSpace?
     /// Where /session/load may read from; nothing outside them is ever opened.
     public let directories: [URL]
     private let status = Mutex(Status())
@@ -32,8 +35,10 @@ public final class SessionTransport: Sendable {
     /// long enough not to click.
     static let settle = 0.05
 
-    public init(engine: CurrentEngine, directories: [URL], patterns: PatternPlayer? = nil, ambient: AmbientController? = nil) {
+    public init(engine: CurrentEngine, directories: [URL], patterns: PatternPlayer? = nil, ambient: AmbientController? = nil,
+                space: AddressSpace? = nil) {
         self.engine = engine
+        self.space = space
         self.patterns = patterns
         self.ambient = ambient
         self.directories = directories.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
@@ -159,6 +164,7 @@ public final class SessionTransport: Sendable {
         let player = SessionPlayer(program: program, startFrame: startFrame, skipThrough: skipThrough)
         player.patterns = patterns
         player.ambient = ambient
+        player.space = space
         return player
     }
 
