@@ -96,6 +96,8 @@ public enum AubioRunner {
 }
 
 /// Reads a pipe to its end on a background thread.
+// @unchecked: `text` is written once on the reading thread before `done` is signalled, and read
+// only after waiting on `done`.
 private final class AsyncText: @unchecked Sendable {
     private var text = ""
     private let done = DispatchSemaphore(value: 0)

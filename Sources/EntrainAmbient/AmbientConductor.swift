@@ -10,6 +10,7 @@ import Kessho
 ///
 /// `pump` does the scheduling: call it regularly (live: every few tens of milliseconds; offline:
 /// before each block). Every method is thread-safe; the conductor is the ring's only producer.
+// @unchecked: every mutable field is read and written under `lock` (see "guarded by" below).
 public final class AmbientConductor: @unchecked Sendable {
     /// An engine frame and the UTC time (Unix seconds) at which it plays.
     public struct Moment: Sendable, Equatable {

@@ -26,6 +26,8 @@ enum Peer: Hashable, CustomStringConvertible {
 /// The OSC control surface over UDP (and TCP with --osc-tcp): one thread that receives, routes,
 /// answers and sends feedback. It never touches engine state directly: the router validates and sends commands
 /// through the engine host's ring, stamped with the frame they apply on.
+// @unchecked: the sockets, connections, hub and limiters are touched only by the server's own
+// thread (serviceOnce); `running` is atomic and `counters` is behind a mutex for other readers.
 public final class OSCServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var bind = "127.0.0.1"

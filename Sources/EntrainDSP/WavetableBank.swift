@@ -6,6 +6,7 @@ import Synchronization
 /// `levelFrequency(i)`, so reading level i at any frequency at or below that never aliases.
 /// The oscillator blends two neighbouring levels by frequency so harmonics fade out smoothly
 /// instead of switching. Built once per sample rate (allocates); read-only afterwards, so engines share it.
+// @unchecked: its pointers are written once in init and only read afterwards, from any thread.
 public struct WavetableBank: @unchecked Sendable {
     @inlinable public static var tableSize: Int { 4096 }
     @inlinable static var mask: Int { tableSize - 1 }

@@ -7,6 +7,9 @@ import Synchronization
 /// Any control thread may call it (OSC, the run loop, sessions): a mutex serialises them in front
 /// of the single-producer command ring. The process thread never takes it; it reaches the engine
 /// through `engine` and the ring only.
+// @unchecked: every mutable control-side field (values, scheduler, pattern slots, stop state) is
+// read and written under `state`; the engine is reached by the process thread only through its
+// pointer, the rings and the status atomics.
 public final class EngineHost: @unchecked Sendable {
     public let sampleRate: Double
     public let table = Engine.parameterTable

@@ -90,6 +90,7 @@ public struct RenderJob {
 
     /// One chunk of the pipeline: each pair's left then right samples, `stride` apart. Handed
     /// from the render thread to the writer thread and back through the semaphore, never shared.
+    // @unchecked: a chunk's memory belongs to one thread at a time, handed over by the semaphore.
     private struct Chunk: @unchecked Sendable {
         let base: UnsafeMutablePointer<Float>
         let frames: Int

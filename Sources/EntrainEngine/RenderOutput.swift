@@ -2,6 +2,8 @@ import Foundation
 
 /// The files of an offline render: the main file (one pair as it is, or several summed under the
 /// ceiling) and, optionally, one stem per pair.
+// @unchecked: a render hands it to one writer thread at a time (its writes are serialised on the
+// render's writer queue; `finish` and `peak` are read after that queue has drained).
 final class RenderOutput: @unchecked Sendable {
     let pairs: [OutputPair]
     private let main: WAVWriter

@@ -3,9 +3,12 @@ import EntrainCore
 import EntrainEngine
 import Foundation
 import Logging
+import Synchronization
 
 /// The JACK side of entrain: one client with the documented ports. It only forwards JACK's
 /// callbacks; all audio work happens in the engine the process context points at.
+// @unchecked: the engines it holds and its closed flag are behind `held`; the process context is
+// shared with JACK's threads through atomics only; the client handle is JACK's (thread-safe).
 public final class JackClient: @unchecked Sendable {
     public struct Options {
         public var name = "entrain"
@@ -32,11 +35,17 @@ public final class JackClient: @unchecked Sendable {
     public let name: String
     let client: OpaquePointer
     let context: UnsafeMutablePointer<ProcessContext>
+    /// Written while registering in init, only read afterwards.
     private var portHandles: [ClientPort: OpaquePointer] = [:]
     private let logger: Logger
-    private var host: EngineHost?
-    private var retiredHosts: [EngineHost] = []
-    private var closed = false
+    /// The engines the client holds, and whether it is closed: the run loop, OSC handlers and
+    /// status readers may reach the client from different threads.
+    private struct Held {
+        var host: EngineHost?
+        var retired: [EngineHost] = []
+        var closed = false
+    }
+    private let held = Mutex(Held())
 
     /// Opens the client and registers its ports; never starts a server.
     public init(options: Options, logger: Logger) throws {
@@ -79,7 +88,7 @@ public final class JackClient: @unchecked Sendable {
     public var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
     public var serverGone: Bool { context.pointee.serverGone.load(ordering: .relaxed) }
     /// DSP load of the whole JACK graph, percent.
-    public var cpuLoad: Float { closed ? 0 : jack_cpu_load(client) }
+    public var cpuLoad: Float { held.withLock { $0.closed } ? 0 : jack_cpu_load(client) }
     public var playbackLatency: Int { context.pointee.playbackLatency.load(ordering: .relaxed) }
 
     /// The engine frame that plays at `unixTime` (seconds, CLOCK_REALTIME), from the latest cycle's
@@ -120,7 +129,7 @@ public final class JackClient: @unchecked Sendable {
 
     /// Start processing with `host`'s engine.
     public func activate(host: EngineHost) throws {
-        self.host = host
+        held.withLock { $0.host = host }
         context.pointee.engine = host.engine
         guard jack_activate(client) == 0 else { throw JackError.cannotActivate }
     }
@@ -128,15 +137,17 @@ public final class JackClient: @unchecked Sendable {
     /// Swap in a new engine (prepared off the process thread) while running. The old host is
     /// kept until the process thread has let go of it.
     public func replace(with newHost: EngineHost) {
-        if let old = host { retiredHosts.append(old) }
-        host = newHost
+        held.withLock { held in
+            if let old = held.host { held.retired.append(old) }
+            held.host = newHost
+        }
         context.pointee.incoming.store(newHost.engine, ordering: .releasing)
     }
 
     /// Free hosts the process thread has handed back. Call from the control loop.
     public func collectRetiredEngines() {
         guard let retired = context.pointee.retired.exchange(nil, ordering: .acquiring) else { return }
-        retiredHosts.removeAll { $0.engine == retired }
+        held.withLock { $0.retired.removeAll { $0.engine == retired } }
     }
 
     /// Connect the audio outputs to the first two physical playback ports. Off under NSM,
@@ -176,15 +187,13 @@ public final class JackClient: @unchecked Sendable {
 
     /// Deactivate, remove our metadata and close. Safe to call twice.
     public func close() {
-        guard !closed else { return }
-        closed = true
+        guard !held.withLock({ held in defer { held.closed = true }; return held.closed }) else { return }
         if !serverGone {
             jack_deactivate(client)
             for (_, handle) in portHandles { jack_remove_properties(client, jack_port_uuid(handle)) }
         }
         jack_client_close(client)
-        host = nil
-        retiredHosts.removeAll()
+        held.withLock { $0 = Held(closed: true) }
     }
 
     // MARK: - Set-up
