@@ -192,3 +192,46 @@ final class AddressSpaceTests: XCTestCase {
         XCTAssertEqual(try host.value(of: "/led/arm"), 1, "the arming is the run's, untouched by a preset")
     }
 }
+
+/// Families that come and go while running (a hosted plugin) and values that are published, not
+/// set (beat, HRV metrics): the router, the feedback and the schema pick them up with no code of
+/// their own. The family here publishes one level, as a metrics family would.
+final class RuntimeFamilyTests: XCTestCase {
+    final class PublishedLevel: AddressFamily, @unchecked Sendable {  // `level` is set by the test thread only
+        let name = "published"
+        var level = 0.25
+        let descriptors = [ControlDescriptor("/published/level", .number(range: 0...1, step: nil, curve: .linear, integer: false),
+                                             default: .number(0), glide: nil, readOnly: true, "a level the client publishes")]
+        func descriptor(for address: String) -> ControlDescriptor? { descriptors.first { $0.address == address } }
+        func value(of address: String) -> ControlValue? { descriptor(for: address) != nil ? .number(level) : nil }
+        func set(_ changes: [ControlChange], at frame: Int64?) throws { throw ControlError(changes[0].address, "is read-only") }
+    }
+
+    func testAFamilyAddedWhileRunningIsRoutedFedBackAndDescribed() throws {
+        let host = try TestEngine.host()
+        let space = AddressSpace([EngineFamily(CurrentEngine(host))])
+        let router = OSCRouter(host: { host }, frame: { _ in nil }, status: { [] }, space: space)
+        let hub = FeedbackHub(space: space, meter: PeakMeter(), fixed: [])
+        XCTAssertTrue(hub.subscribe(.udp(SocketAddress(host: "127.0.0.1", port: 9)!)))
+        func handle(_ address: String, _ arguments: [OSCValue] = []) -> [OSCRouter.Action] {
+            router.handle(TimedMessage(timetag: .immediately, message: OSCMessage(address, arguments)))
+        }
+        func published(_ now: Double) -> [OSCMessage] { hub.tick(now: now).filter { $0.address.hasPrefix("/published/") } }
+        XCTAssertEqual(handle("/published/level"), [.error(address: "/published/level", reason: "unknown address")])
+        _ = published(1)
+        let family = PublishedLevel()
+        let before = space.generation
+        space.add(family)
+        XCTAssertGreaterThan(space.generation, before, "surfaces that cache the tree can tell")
+        XCTAssertEqual(handle("/published/level"), [.reply(OSCMessage("/published/level", [.float(0.25)]))])
+        XCTAssertEqual(handle("/published/level/norm"), [.reply(OSCMessage("/published/level/norm", [.float(0.25)]))])
+        XCTAssertEqual(handle("/published/level", [.float(0.5)]), [.error(address: "/published/level", reason: "is read-only")])
+        XCTAssertEqual(published(2), [OSCMessage("/published/level", [.float(0.25)]), OSCMessage("/published/level/norm", [.float(0.25)])],
+                       "a family that appears is sent whole")
+        family.level = 0.75
+        XCTAssertEqual(published(3).first, OSCMessage("/published/level", [.float(0.75)]), "then each change")
+        XCTAssertTrue(OSCSchema.markdown(families: space.families).contains("| `/published/level` | f |  | 0 … 1 | 0 | lin | — | a level the client publishes (read-only) |"))
+        space.remove(named: "published")
+        XCTAssertEqual(handle("/published/level"), [.error(address: "/published/level", reason: "unknown address")])
+    }
+}
