@@ -43,6 +43,19 @@ class LiveClientTestCase: XCTestCase {
         return launched
     }
 
+    /// Start the client with OSC on a free port; returns it, the port and a client for replies.
+    func startWithOSC(_ arguments: [String] = [], recorder: JackRecorder) throws -> (EntrainBinary.Launched, Int, OSCTestClient) {
+        let port = freePort()
+        let client = try startClient(["--osc-port", "\(port)"] + arguments, recorder: recorder)
+        let osc = try OSCTestClient(targetPort: port)
+        // The socket opens just after the JACK ports appear, and UDP drops what comes before: retry.
+        let deadline = Date().addingTimeInterval(10)
+        while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil {
+            if Date() > deadline { XCTFail("the OSC server does not answer"); break }
+        }
+        return (client, port, osc)
+    }
+
     /// Ctrl-C, and the client must exit 0 within `seconds`.
     func stopClient(_ launched: EntrainBinary.Launched, within seconds: TimeInterval = 5,
                     file: StaticString = #filePath, line: UInt = #line) {

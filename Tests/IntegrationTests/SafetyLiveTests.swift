@@ -5,24 +5,13 @@ import XCTest
 
 /// The safety faults a hostile or clumsy sender found, on the real client and a real JACK server.
 final class SafetyLiveTests: LiveClientTestCase {
-    func startWithOSC(_ arguments: [String], recorder: JackRecorder) throws -> (EntrainBinary.Launched, OSCTestClient) {
-        let port = freePort()
-        let client = try startClient(["--osc-port", "\(port)"] + arguments, recorder: recorder)
-        let osc = try OSCTestClient(targetPort: port)
-        let deadline = Date().addingTimeInterval(10)
-        while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil {
-            if Date() > deadline { XCTFail("the OSC server does not answer"); break }
-        }
-        return (client, osc)
-    }
-
     /// Three bundles of 2,000 commands time-tagged nine years ahead used to fill the engine's
     /// queue, so /panic was refused, the sound played on and Ctrl-C exited 1. Now they wait on
     /// the control side; /panic (a flag, no queue) silences, other commands still work, and the
     /// client stops cleanly.
     func testFutureDatedBundlesCannotLockOutPanic() throws {
         let rec = try recorder(seconds: 1.5)
-        let (client, osc) = try startWithOSC(["--volume", "0.8", "--fade-in", "0"], recorder: rec)
+        let (client, _, osc) = try startWithOSC(["--volume", "0.8", "--fade-in", "0"], recorder: rec)
         defer { stopClient(client) }
         try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
         let nineYears = OSCTimetag(unixTime: Date().timeIntervalSince1970 + 9 * 365 * 86_400)

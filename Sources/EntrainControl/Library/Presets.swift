@@ -65,13 +65,8 @@ public struct Presets: Sendable {
         var changes: [ControlChange] = []
         var problems: [String] = []
         for (address, node) in members where !StandardAddresses.isTransient(address) {
-            let given: ControlValue
-            switch node.value {
-            case .number(let n): given = .number(n)
-            case .string(let s): given = .text(s)
-            case .bool(let b): given = .bool(b)
-            default:
-                problems.append("\(node.line):\(node.column): \(address): expected a number, a name or true/false")
+            guard let given = ControlValue(json: node.value) else {
+                problems.append("\(node.line):\(node.column): \(address): expected a number, a name or true/false, got \(node.kindName)")
                 continue
             }
             do { changes.append(try StandardAddresses.parse(address, given)) } catch {

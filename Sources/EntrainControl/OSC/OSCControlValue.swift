@@ -1,6 +1,6 @@
 import EntrainAddressSpace
 
-/// OSC arguments in and out of the address space: numbers (i, h, f, d), booleans (T, F) and
+/// OSC arguments (and JSON scalars) in and out of the address space: numbers (i, h, f, d), booleans (T, F) and
 /// strings (s, S) are values; what an address sends back follows its descriptor (numbers as
 /// `f`, toggles as `i` 0/1, choices and text as `s`).
 extension ControlValue {
@@ -12,6 +12,18 @@ extension ControlValue {
         default:
             guard let n = osc.number else { return nil }
             self = .number(n)
+        }
+    }
+}
+
+extension ControlValue {
+    /// A JSON scalar (a session's "set" block, a preset): numbers, strings, true/false.
+    init?(json: JSONValue) {
+        switch json {
+        case .number(let n): self = .number(n)
+        case .string(let s): self = .text(s)
+        case .bool(let b): self = .bool(b)
+        default: return nil
         }
     }
 }

@@ -149,13 +149,8 @@ public struct SessionDecoder {
                 problem(valueNode, "stage \(number): \"set\": /led/arm cannot be set from a file (arming the strobe is a decision made each run)")
                 continue
             }
-            let given: ControlValue
-            switch valueNode.value {
-            case .number(let n): given = .number(n)
-            case .bool(let b): given = .bool(b)
-            case .string(let s): given = .text(s)
-            default:
-                problem(valueNode, "stage \(number): \"set\": \(address): expected a number, a string or true/false, got \(valueNode.kindName)")
+            guard let given = ControlValue(json: valueNode.value) else {
+                problem(valueNode, "stage \(number): \"set\": \(address): expected a number, a name or true/false, got \(valueNode.kindName)")
                 continue
             }
             do {
