@@ -18,10 +18,11 @@ run: build
 	@scripts/run.sh $(ARGS)
 
 # Every test: DSP and engine measurements, then integration tests that start their own private
-# dummy jackd (under a unique server name) and drive the release binary.
+# dummy jackd (under a unique server name) and drive the release binary. Ends with how many tests
+# skipped and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 test: build
 	@scripts/install-deps.sh aubio-tools  # the beat analysis is compared with aubio in a test
-	ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
+	@scripts/test.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
 
 bench: build
 	$(BIN) bench
@@ -35,18 +36,20 @@ beat-compare: build
 	@scripts/install-deps.sh aubio-tools
 	$(BIN) beat-eval --aubio
 
-# 30 s of a few Kessho presets through the ambient engine, into out/ (not committed), to listen to.
-# One fixed seed and start time, so everyone hears the same chords.
-DEMO_PRESETS ?= StringWavesR ZoneOut1 Lasers Static_frequencies ios/Ethereal_Ambient ios/WaveOut
+# 30 s of each shipped ambient preset (presets/ambient, the Kessho web app's format) into out/ (not
+# committed), to listen to, and a mix with entrainment and stems; the Kessho app's own presets too
+# when ../shared/fixtures is beside the checkout. One fixed seed and start time: everyone hears the same chords.
+DEMO_PRESETS ?= $(wildcard presets/ambient/*.json) \
+	$(filter-out %/manifest.json,$(wildcard ../shared/fixtures/kessho-presets/*.json))
+DEMO_RENDER = $(BIN) render --seed 1 --start-time 2026-02-02T14:00:00Z --duration 30 --format 24
 demo: build
 	@mkdir -p out
 	@for p in $(DEMO_PRESETS); do \
-		$(BIN) render --ambient-preset ../shared/fixtures/kessho-presets/$$p.json --seed 1 \
-			--start-time 2026-02-02T14:00:00Z --duration 30 --format 24 --out out/$$(basename $$p).wav || exit 1; \
+		echo "out/$$(basename $$p .json).wav"; \
+		$(DEMO_RENDER) --ambient-preset $$p --out out/$$(basename $$p .json).wav || exit 1; \
 	done
-	@$(BIN) render --ambient-preset ../shared/fixtures/kessho-presets/StringWavesR.json --seed 1 \
-		--start-time 2026-02-02T14:00:00Z --duration 30 --format 24 --carrier 200 --beat 6 --volume 0.25 \
-		--noise pink --noise-level 0.1 --stems out/stems --out out/StringWavesR+theta.wav
+	@$(DEMO_RENDER) --ambient-preset presets/ambient/Tidal_Glass.json --carrier 200 --beat 6 --volume 0.25 \
+		--noise pink --noise-level 0.1 --stems out/stems --out out/Tidal_Glass+theta.wav
 
 clean:
 	rm -rf .build

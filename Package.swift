@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
-        .testTarget(name: "KesshoTests", dependencies: ["Kessho"]),
+        .testTarget(name: "KesshoTests", dependencies: ["Kessho", "TestSupport"]),
         .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainCore", "EntrainJACK", "EntrainControl", "CJack",

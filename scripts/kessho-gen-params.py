@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Extract the Kessho parameter tables (reference §2, sections A–S) into JSON.
+"""Extract the Kessho web app's state keys into JSON.
 
-Usage: kessho-gen-params.py REFERENCE.md > params.json
-The Swift tables in Sources/Kessho/Parameters/ were generated from this output; rerun to audit them.
+Usage: kessho-gen-params.py TABLES.md > params.json
+TABLES.md describes the app's state in a chapter headed "## 2. Parameter state": one "#### X. Title"
+heading per section (A–S) with a table of key | type | range /step | default | notes, ending at
+"#### T.". The Swift tables in Sources/Kessho/Parameters/ were generated from this output; rerun to audit them.
 """
 import json, re, sys
 
@@ -77,10 +79,29 @@ while i < end:
         continue
     i += 1
 
-# The §4.1 vector (xmur3 of JSON.stringify(DEFAULT_STATE) = 2931442779) holds only if
-# synthChordSequencerEnabled follows the lead Euclid lanes (the reference lists it in section J, before them).
+# The web's state hash (xmur3 of JSON.stringify(DEFAULT_STATE) = 2931442779) holds only if
+# synthChordSequencerEnabled follows the lead Euclid lanes (the tables list it in section J, before them).
 moved = next(p for p in params if p["key"] == "synthChordSequencerEnabled")
 params.remove(moved)
 params.insert(next(i for i, p in enumerate(params) if p["key"] == "leadEuclid4Source") + 1, moved)
+
+# Notes that point at other chapters of the tables' document, said in their own words instead.
+OWN_WORDS = {
+    "seedWindow": "UTC bucket granularity for seeds (the hour or the day in the seed strings)",
+    "manualScale": "one of the 11 scale names of KesshoScales (generic, no root prefix)",
+    "oscBrightness": "0 sine, 1 sine+tri, 2 tri+2 saws, 3 two saws",
+    "filterResonance": "adds Q (effectively overwritten within 100 ms by the filter walk)",
+    "reverbType": "picks the FDN's base decay, diffusion and modulation depth; iOS-only names mapped on load",
+    "reverbDiffusion": "scales the allpass diffusers' gains",
+    "lead1PresetA": "Lead4opFM preset id (one of 16 FM voices, e.g. soft_rhodes)",
+    "lead1Morph": "0 = A … 1 = B (per note: every numeric FM field interpolated between the two presets)",
+    "drumEuclidDivision": "not read by the scheduler (per-lane clock divisions are fixed)",
+    "randomWalkSpeed": "UI-side speed of all walk-mode sliders",
+}
+for n in range(1, 5):
+    OWN_WORDS[f"leadEuclid{n}Preset"] = "named Euclidean pattern (steps/hits/rotation, e.g. lancaran 16/4/0) or `custom`"
+    OWN_WORDS[f"drumEuclid{n}Preset"] = "named pattern of the drum lanes' list or custom (the lane's own sliders)"
+for p in params:
+    p["meaning"] = OWN_WORDS.get(p["key"], p["meaning"])
 
 json.dump(params, sys.stdout, indent=1, ensure_ascii=False)

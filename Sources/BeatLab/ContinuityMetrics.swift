@@ -7,7 +7,7 @@
 /// annotations. AMLc/AMLt: the best of the same over the metrical variants of the annotations
 /// (as annotated, off-beat, double tempo, half tempo on odd and on even beats).
 ///
-/// Simplifications against the reference description and mir_eval:
+/// Simplifications against the metrics' published definition and mir_eval:
 /// * the local IAI is the interval ending at the annotation (the first annotation uses the
 ///   following one), and the estimate's interval the one ending at it (the first estimate uses
 ///   the following one);

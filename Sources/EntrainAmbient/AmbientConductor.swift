@@ -4,8 +4,8 @@ import Foundation
 import Kessho
 
 /// The control side of the ambient engine: it owns the Kessho state and the seeded streams, and
-/// turns the 16 s UTC phrase grid into frame-exact events for the ambient plugin (reference §1.4,
-/// §1.5, §4.1–4.6). The web drives the grid with timers; here each boundary is scheduled on the
+/// turns the 16 s UTC phrase grid into frame-exact events for the ambient plugin: play, chords,
+/// granulator sequences and settings, in the web's start order and draw order. The web drives the grid with timers; here each boundary is scheduled on the
 /// engine frame that plays at that wall-clock second.
 ///
 /// `pump` does the scheduling: call it regularly (live: every few tens of milliseconds; offline:

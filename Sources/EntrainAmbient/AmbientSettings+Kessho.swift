@@ -2,8 +2,8 @@ import EntrainDSP
 import Kessho
 
 extension AmbientSettings {
-    /// What the Kessho state's rendered keys mean for the sound (reference §2 A, D–G, R and
-    /// §4.6–4.10). Missing or mistyped keys take their defaults, as the web's loader ensures.
+    /// What the Kessho state's rendered keys (mixer, pad, reverb, granular, ocean) mean for the
+    /// sound. Missing or mistyped keys take their defaults, as the web's loader ensures.
     /// Keys in sample-and-hold mode hand their dual range to the engine, which draws per grain
     /// (`grainSize`) or per wave (the ocean's four).
     public init(kessho s: KesshoState, sliders: KesshoSliders = KesshoSliders()) {
@@ -85,7 +85,7 @@ extension AmbientSettings {
         }
     }
 
-    /// Unknown types are hall, as in the worklet (§4.9).
+    /// Unknown types are hall, as in the web's reverb worklet.
     static func roomType(_ name: String) -> FDNReverb.RoomType {
         switch name {
         case "plate": .plate

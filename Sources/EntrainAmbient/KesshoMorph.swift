@@ -1,6 +1,6 @@
 import Kessho
 
-/// A preset-to-preset morph at position 0…1, the web's way (reference §3.3): numbers glide
+/// A preset-to-preset morph at position 0…1, the web's way: numbers glide
 /// linearly, everything else (enums, scale names, switches) snaps at the halfway point, the
 /// root note walks the shortest way round the circle of fifths, and `reverbQuality` stays.
 enum KesshoMorph {

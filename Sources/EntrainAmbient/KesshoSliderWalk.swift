@@ -1,6 +1,6 @@
 import Kessho
 
-/// The slider modes a preset stores beside its state (reference §2 T): the keys in `walk` mode,
+/// The slider modes a preset stores beside its state: the keys in `walk` mode,
 /// which wander inside their dual range, and those in `sampleHold`, which the engine draws per
 /// trigger (per grain, per ocean wave).
 public struct KesshoSliders: Sendable, Equatable {

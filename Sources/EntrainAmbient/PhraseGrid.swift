@@ -1,6 +1,6 @@
 import Kessho
 
-/// The 16 s UTC phrase grid (reference §4.2) on an engine's frames: an anchor (a frame and the
+/// The 16 s UTC phrase grid on an engine's frames: an anchor (a frame and the
 /// Unix time it plays at) and the next boundary to schedule.
 struct PhraseGrid {
     private(set) var origin: AmbientConductor.Moment

@@ -1,4 +1,4 @@
-/// Circle-of-fifths key drift (reference §4.5).
+/// Circle-of-fifths key drift, the web's way.
 public enum KesshoCircleOfFifths {
     public enum Direction: String, Sendable { case cw, ccw, random }
 

@@ -6,7 +6,7 @@ public struct KesshoChord: Sendable, Equatable {
     public let frequencies: [Double]
 }
 
-/// Chord voicing and the per-phrase harmony state machine (reference §4.4).
+/// Chord voicing and the per-phrase harmony state machine, the web's.
 public enum KesshoHarmony {
     /// Draw order matters (it is the web's): count, bass octave, pool shuffle, per-note octave
     /// displacement (only when spread > 0.5), then one detune draw per sorted note.

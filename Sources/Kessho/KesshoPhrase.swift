@@ -1,6 +1,6 @@
 import Foundation
 
-/// The 16 s phrase grid aligned to the Unix epoch (wall clock, UTC) — reference §4.2.
+/// The 16 s phrase grid aligned to the Unix epoch (wall clock, UTC), as the web's.
 public enum KesshoPhrase {
     public static let length: Double = 16
     public static let voiceCount = 6

@@ -1,6 +1,7 @@
 import Foundation
 
-/// How a numeric slider is driven (reference §2 T). `single` is never written to files.
+/// How a numeric slider is driven: `single` (its value), `walk` (wandering inside its dual range
+/// at 10 Hz), `sampleHold` (drawn per trigger). `single` is never written to files.
 public enum KesshoSliderMode: String, Sendable, Equatable {
     case single, walk, sampleHold
 }
@@ -35,7 +36,7 @@ public struct KesshoOrderedMap<Value: Sendable & Equatable>: Sendable, Equatable
     public var entries: [(key: String, value: Value)] { keys.map { ($0, values[$0]!) } }
 }
 
-/// A preset file: `{name, timestamp, state, dualRanges?, sliderModes?}` (reference §3.1).
+/// A preset file: `{name, timestamp, state, dualRanges?, sliderModes?}`, the web app's format.
 public struct KesshoPreset: Sendable, Equatable {
     public var name: String
     /// ISO-8601 UTC with milliseconds, as `Date.toISOString()` writes it; only displayed.

@@ -26,7 +26,7 @@ public enum KesshoRangePolicy: Sendable {
 
 public struct KesshoPresetLoadOptions: Sendable {
     public var rangePolicy: KesshoRangePolicy = .clamp
-    /// Apply the app-level rules of §3.2 step 3 (granularLevel 0 disables granular, CoF back home, keep the
+    /// Apply the web app's rules on applying a preset (granularLevel 0 disables granular, CoF back home, keep the
     /// user's reverbQuality when given).
     public var applyAppRules = true
     /// The user's current reverbQuality preference; nil keeps the value from the merge.
@@ -39,7 +39,7 @@ public struct KesshoPresetLoadResult: Sendable {
     public var warnings: [String]
 }
 
-/// Loads preset JSON following reference §3.2: tolerant parse → migrate legacy keys → normalise →
+/// Loads preset JSON as the web app does: tolerant parse → migrate legacy keys → normalise →
 /// merge over defaults (unknown keys kept after the known ones) → sanitise types → range policy → app rules.
 public enum KesshoPresetLoader {
     public static func load(contentsOf url: URL, options: KesshoPresetLoadOptions = .init()) throws -> KesshoPresetLoadResult {

@@ -1,4 +1,4 @@
-/// Legacy-key migration and web normalisation (reference §3.2 steps 1–2, before the merge).
+/// Legacy-key migration and the web's normalisation, the loader's first two steps (before the merge).
 enum KesshoPresetMigration {
     typealias RawState = KesshoOrderedMap<KesshoJSONValue>
 
@@ -8,7 +8,7 @@ enum KesshoPresetMigration {
          "lead1Morph", "lead2Morph", "leadTimbre", "grainSize"].map { ($0, .sampleHold) }
         + ["oceanDuration", "oceanInterval", "oceanFoam", "oceanDepth"].map { ($0, .walk) }
 
-    /// The reference gives only the span of the per-key thresholds (0.0001…0.5). We use 0.5 for the
+    /// The web's per-key thresholds span 0.0001…0.5, and are not known one by one. We use 0.5 for the
     /// millisecond keys (whose steps are ≥ 1) and 0.0001 for the rest: a range narrower than that is a single value.
     static func threshold(_ key: String) -> Double { ["grainSize", "leadDelayTime"].contains(key) ? 0.5 : 0.0001 }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The merge-over-defaults and type/range sanitising of reference §3.2 step 2.
+/// The web loader's merge over the defaults and its type/range sanitising (after migration and
+/// normalisation).
 enum KesshoPresetSanitizer {
     static func merge(_ raw: KesshoOrderedMap<KesshoJSONValue>, policy: KesshoRangePolicy,
                       warnings: inout [String]) -> KesshoState {

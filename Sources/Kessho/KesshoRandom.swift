@@ -1,7 +1,7 @@
 import EntrainDSP
 
 /// xmur3 string hash: a generator of uint32 values seeded by a string's UTF-16 code units,
-/// bit-exact with the web's rng.ts (reference §4.1).
+/// bit-exact with the web's rng.ts.
 public struct KesshoXmur3: Sendable {
     private var h: UInt32
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A4 = 432 Hz tuning and the 11 scales with their tension weighting (reference §4.3).
+/// A4 = 432 Hz tuning and the 11 scales with their tension weighting, as the web has them.
 public struct KesshoScale: Sendable, Equatable {
     public enum Level: Sendable { case consonant, color, high }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Time buckets and the exact seed strings the web engine hashes (reference §4.1).
+/// Time buckets and the exact seed strings the web engine hashes.
 public enum KesshoSeedWindow: String, Sendable {
     case hour, day
 

@@ -15,8 +15,8 @@ struct Bench: ParsableCommand {
     var processSeconds = 60.0
     @Option(help: "Runs per measurement; the median is reported.")
     var runs = 5
-    @Option(name: .customLong("ambient-presets"), help: "Directory of Kessho presets for the ambient measurements.")
-    var ambientPresets = "../shared/fixtures/kessho-presets"
+    @Option(name: .customLong("ambient-presets"), help: "Directory of Kessho presets for the ambient measurements (default: the shipped ones).")
+    var ambientPresets = "presets/ambient"
     @Flag(name: .customLong("ambient-only"), help: "Only the ambient measurements.")
     var ambientOnly = false
 

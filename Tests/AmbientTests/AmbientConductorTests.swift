@@ -4,10 +4,10 @@ import EntrainDSP
 import Kessho
 import XCTest
 
-/// The conductor against the web's vectors (reference §4.1, §4.4): what it queues for the ambient
+/// The conductor against values the web app computes (its seeded streams and per-phrase chords): what it queues for the ambient
 /// plugin, on which frame, drawing the engine stream in the web's order.
 final class AmbientConductorTests: XCTestCase {
-    /// 2026-02-02T14:00:00Z, phrase 110627550 exactly: the reference's phrase vector starts here.
+    /// 2026-02-02T14:00:00Z, phrase 110627550 exactly: where the web's chord sequence used here starts.
     static let start = 110_627_550.0 * 16
 
     final class Clock: @unchecked Sendable { var frame: Int64 = 0 }

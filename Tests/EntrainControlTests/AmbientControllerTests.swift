@@ -26,15 +26,15 @@ final class AmbientControllerTests: XCTestCase {
         shipped = root.appendingPathComponent("presets/ambient")
         user = root.appendingPathComponent("data/entrain/ambient")
         try FileManager.default.createDirectory(at: shipped, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("StringWavesR.json"),
-                                         to: shipped.appendingPathComponent("StringWavesR.json"))
+        try FileManager.default.copyItem(at: Self.preset, to: shipped.appendingPathComponent("Tidal_Glass.json"))
         controller = AmbientController(conductor: conductor, presets: AmbientPresets(directories: [shipped, user]))
         router = OSCRouter(host: { engine }, frame: { _ in nil }, status: { [] },
                            space: AddressSpace([EngineFamily(CurrentEngine(engine)), AmbientFamily(conductor)]), handlers: [controller])
         addTeardownBlock { try? FileManager.default.removeItem(at: root) }
     }
 
-    static let fixtures = URL(fileURLWithPath: "/work/shared/fixtures/kessho-presets")
+    /// One of our shipped presets: dual ranges, walking and sample-and-hold sliders.
+    static let preset = Fixtures.shippedAmbientPresets.appendingPathComponent("Tidal_Glass.json")
 
     func handle(_ address: String, _ arguments: [OSCValue] = []) -> [OSCRouter.Action] {
         router.handle(TimedMessage(timetag: .immediately, message: OSCMessage(address, arguments)))
@@ -147,10 +147,10 @@ final class AmbientControllerTests: XCTestCase {
 
     /// Load → save → load keeps every key and value, and the slider ranges and modes.
     func testPresetRoundTripKeepsEveryKey() throws {
-        XCTAssertEqual(handle("/ambient/preset/load", [.string("StringWavesR")]).filter {
+        XCTAssertEqual(handle("/ambient/preset/load", [.string("Tidal_Glass")]).filter {
             if case .error = $0 { return true }; return false
         }, [])
-        let original = try KesshoPresetLoader.load(contentsOf: Self.fixtures.appendingPathComponent("StringWavesR.json"),
+        let original = try KesshoPresetLoader.load(contentsOf: Self.preset,
                                                    options: { var o = KesshoPresetLoadOptions(); o.userReverbQuality = "balanced"; return o }())
         XCTAssertEqual(conductor.state, original.preset.state)
         XCTAssertEqual(handle("/ambient/preset/save", [.string("Round trip")]), [])
@@ -174,7 +174,7 @@ final class AmbientControllerTests: XCTestCase {
         let file = shipped.deletingLastPathComponent().appendingPathComponent("s.json")
         let session = try SessionDecoder.decode("""
         { "stages": [ { "duration": 0.5 },
-                      { "duration": 2, "ambient": { "preset": "StringWavesR", "crossfade": 0 } } ] }
+                      { "duration": 2, "ambient": { "preset": "Tidal_Glass", "crossfade": 0 } } ] }
         """, file: file.path).session
         XCTAssertNoThrow(try controller.presets.check(session, file: file.path))
         let program = SessionProgram(session, sampleRate: 48_000)
@@ -184,7 +184,7 @@ final class AmbientControllerTests: XCTestCase {
         let renderer = OfflineRenderer(host: host, blockSize: 256)
         let stage = Int64(24_000)
         var loadedAt: Int64?
-        let loaded = try controller.presets.load("StringWavesR", keepingReverbQuality: "balanced").preset
+        let loaded = try controller.presets.load("Tidal_Glass", keepingReverbQuality: "balanced").preset
         // Walking sliders start moving as soon as the engine plays: compare the other keys.
         let walking = Set(loaded.sliderModes.entries.filter { $0.value == .walk }.map(\.key))
         func steady(_ s: KesshoState) -> [String] {

@@ -2,7 +2,7 @@ import EntrainDSP
 import Foundation
 import XCTest
 
-/// The six pad voices: chord-to-voice mapping, stagger and the filter walk (Kessho §4.6–4.7).
+/// The six pad voices: chord-to-voice mapping, stagger and the filter walk, as Kessho's pad has them.
 final class PadEnsembleTests: XCTestCase {
     func testChordNotesMapOntoEnabledVoices() {
         let all = PadEnsemble.assignment(chordSize: 3, mask: 0b11_1111)

@@ -6,23 +6,24 @@ import Kessho
 import TestSupport
 import XCTest
 
-/// The ambient engine through the real binary: `entrain render --ambient-preset …` on the web
-/// app's own preset files.
+/// The ambient engine through the real binary: `entrain render --ambient-preset …` on preset files
+/// in the web app's format: ours (presets/ambient, Tests/Fixtures/kessho) and, when beside the
+/// checkout, the Kessho app's originals.
 final class AmbientRenderTests: XCTestCase {
-    static let presets = EntrainBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/kessho-presets")
+    /// A shipped preset with walking and sample-and-hold sliders, the ocean and the granulator.
+    static let preset = Fixtures.shippedAmbientPresets.appendingPathComponent("Tidal_Glass.json")
     static let start = "2026-02-02T14:00:00Z"
     let temp = FileManager.default.temporaryDirectory.appendingPathComponent("ambient-\(UUID().uuidString)")
 
     override func setUpWithError() throws {
-        guard FileManager.default.fileExists(atPath: Self.presets.path) else { throw XCTSkip("fixtures not beside the project") }
         try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
     }
 
     override func tearDown() { try? FileManager.default.removeItem(at: temp) }
 
-    func render(_ preset: String, seed: Int = 1, seconds: Int = 20, name: String, extra: [String] = []) throws -> URL {
+    func render(_ preset: URL = preset, seed: Int = 1, seconds: Int = 20, name: String, extra: [String] = []) throws -> URL {
         let out = temp.appendingPathComponent(name)
-        let result = try EntrainBinary.run(["render", "--ambient-preset", Self.presets.appendingPathComponent(preset).path,
+        let result = try EntrainBinary.run(["render", "--ambient-preset", preset.path,
                                             "--seed", String(seed), "--start-time", Self.start, "--duration", String(seconds),
                                             "--out", out.path] + extra)
         XCTAssertEqual(result.status, 0, result.error)
@@ -32,32 +33,44 @@ final class AmbientRenderTests: XCTestCase {
     /// Same preset, seed and start time: the same bytes. Another seed: other bytes (the seeded
     /// randomness is really used), with the same chords (the harmony does not depend on it).
     func testSamePresetSeedAndStartRenderBitIdentical() throws {
-        let a = try Data(contentsOf: render("StringWavesR.json", seed: 7, name: "a.wav"))
-        let b = try Data(contentsOf: render("StringWavesR.json", seed: 7, name: "b.wav"))
-        let c = try Data(contentsOf: render("StringWavesR.json", seed: 8, name: "c.wav"))
+        let a = try Data(contentsOf: render(seed: 7, name: "a.wav"))
+        let b = try Data(contentsOf: render(seed: 7, name: "b.wav"))
+        let c = try Data(contentsOf: render(seed: 8, name: "c.wav"))
         XCTAssertGreaterThan(a.count, 20 * 48_000 * 8)
         XCTAssertEqual(a, b, "two renders of the same preset, seed and start differ")
         XCTAssertNotEqual(a, c, "the seed changes nothing")
     }
 
-    /// Every preset the web app ships (and the iOS ones, trailing commas included) renders 30 s:
-    /// finite, under the ceiling, at a level an ambient bed has.
-    func testEveryFixturePresetRendersThirtySeconds() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.presets.path).filter { $0.hasSuffix(".json") && $0 != "manifest.json" }
-            + FileManager.default.contentsOfDirectory(atPath: Self.presets.appendingPathComponent("ios").path)
-                .filter { $0.hasSuffix(".json") }.map { "ios/" + $0 }
+    /// Every preset of ours renders 30 s: finite, under the ceiling, at a level an ambient bed has;
+    /// the lead-only one is exactly silent (the lead is not rendered yet).
+    func testEveryOwnPresetRendersThirtySeconds() throws {
+        let files = Fixtures.files(in: Fixtures.shippedAmbientPresets, suffix: "json") + Fixtures.files(in: Fixtures.ours("kessho"), suffix: "json")
+        XCTAssertEqual(files.count, 7)
+        try checkThirtySeconds(files)
+    }
+
+    /// Every preset the web app ships (and the iOS ones, trailing commas included), the same way.
+    func testEveryPeerPresetRendersThirtySeconds() throws {
+        guard let folder = Fixtures.peers("kessho-presets") else { throw XCTSkip(Fixtures.peersAbsent("kessho-presets")) }
+        let files = Fixtures.files(in: folder, suffix: "json").filter { $0.lastPathComponent != "manifest.json" }
+            + Fixtures.files(in: folder.appendingPathComponent("ios"), suffix: "json")
         XCTAssertGreaterThanOrEqual(files.count, 14)
+        try checkThirtySeconds(files)
+    }
+
+    func checkThirtySeconds(_ files: [URL]) throws {
         let ceiling = Float(pow(10, -1.0 / 20))
         var report: [String] = []
-        for name in files.sorted() {
-            let file = try WAVFile(contentsOf: render(name, seconds: 30, name: name.replacingOccurrences(of: "/", with: "_") + ".wav"))
+        for url in files {
+            let name = url.pathComponents.suffix(2).joined(separator: "/")
+            let file = try WAVFile(contentsOf: render(url, seconds: 30, name: name.replacingOccurrences(of: "/", with: "_") + ".wav"))
             let left = file.samples[0], right = file.samples[1]
             XCTAssertEqual(left.count, 30 * 48_000, name)
             XCTAssertTrue(left.allSatisfy(\.isFinite) && right.allSatisfy(\.isFinite), "\(name): NaN or infinity")
             let peak = max(Measure.peak(left), Measure.peak(right))
             XCTAssertLessThanOrEqual(peak, ceiling, "\(name): above the -1 dBFS ceiling")
             let rms = Measure.decibels(Measure.rms(left[(5 * 48_000)..<(25 * 48_000)]))
-            let state = try KesshoPresetLoader.load(contentsOf: Self.presets.appendingPathComponent(name)).preset.state
+            let state = try KesshoPresetLoader.load(contentsOf: url).preset.state
             guard Self.padOrOceanAudible(AmbientSettings(kessho: state).levels) else {
                 // Its levels route nothing of the pad, grains or ocean to the master: a lead/drum
                 // preset, silent until the lead and drums land.
@@ -83,7 +96,7 @@ final class AmbientRenderTests: XCTestCase {
     /// hold each pair alone, frame-aligned with the mix.
     func testStemsAndTheirMixdown() throws {
         let stems = temp.appendingPathComponent("stems")
-        let mix = try WAVFile(contentsOf: render("StringWavesR.json", seconds: 12, name: "mix.wav",
+        let mix = try WAVFile(contentsOf: render(seconds: 12, name: "mix.wav",
                                                  extra: ["--carrier", "200", "--beat", "6", "--volume", "0.3", "--stems", stems.path]))
         let entrainment = try WAVFile(contentsOf: stems.appendingPathComponent("entrainment.wav"))
         let ambient = try WAVFile(contentsOf: stems.appendingPathComponent("ambient.wav"))
@@ -105,12 +118,11 @@ final class AmbientRenderTests: XCTestCase {
         let data = temp.appendingPathComponent("data")
         let presets = data.appendingPathComponent("entrain/ambient")
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.presets.appendingPathComponent("StringWavesR.json"),
-                                         to: presets.appendingPathComponent("StringWavesR.json"))
+        try FileManager.default.copyItem(at: Self.preset, to: presets.appendingPathComponent("Tidal_Glass.json"))
         let session = temp.appendingPathComponent("s.json")
         try Data("""
         { "name": "ambient later", "stages": [ { "duration": 3 },
-          { "duration": 9, "ambient": { "preset": "StringWavesR", "crossfade": 0 } } ] }
+          { "duration": 9, "ambient": { "preset": "Tidal_Glass", "crossfade": 0 } } ] }
         """.utf8).write(to: session)
         let stems = temp.appendingPathComponent("stems")
         let out = temp.appendingPathComponent("session.wav")

@@ -26,9 +26,8 @@ final class RealtimeProbeTests: LiveClientTestCase {
         defer { try? FileManager.default.removeItem(at: probe); try? FileManager.default.removeItem(at: report) }
 
         let rec = try recorder(seconds: 2)
-        // The ambient engine too, with a web preset whose sliders walk (settings events at 10 Hz).
-        let kessho = EntrainBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/kessho-presets/StringWavesR.json")
-        let ambient = FileManager.default.fileExists(atPath: kessho.path) ? ["--ambient-preset", kessho.path] : []
+        // The ambient engine too, with a preset whose sliders walk (settings events at 10 Hz).
+        let ambient = ["--ambient-preset", Fixtures.shippedAmbientPresets.appendingPathComponent("Tidal_Glass.json").path]
         let client = try startClient(["--noise", "pink", "--noise-level", "0.3", "--fade-in", "0.5", "--fade-out", "0.5",
                                       "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"] + ambient,
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],

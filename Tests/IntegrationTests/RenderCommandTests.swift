@@ -26,22 +26,39 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertGreaterThan(Measure.peak(middle), 0.45)
     }
 
-    /// An SBaGen file rendered through the real binary: prog-tape-3 at 3:05 is half-way from
-    /// t00 (300±4) to t01 (275±3): carrier 287.5, beat 7, so left 291 Hz and right 284 Hz.
+    /// An SBaGen file of ours rendered through the real binary: at 5:10 glide-from-silence is
+    /// half-way from a12 (320±6) to a8 (290±4): carrier 305, beat 10, so left 310 Hz and right 300 Hz.
     func testSBaGenFileRendersAsSBaGenPlaysIt() throws {
-        let sbg = EntrainBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/sbg/prog-tape-3.sbg")
-        guard FileManager.default.fileExists(atPath: sbg.path) else { throw XCTSkip("fixtures not beside the project") }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tape-\(UUID().uuidString).wav")
+        let sbg = Fixtures.ours("sbg").appendingPathComponent("glide-from-silence.sbg")
+        let (left, right) = try renderAndMeasure(sbg, seconds: 1690, at: 310, band: 280...330)
+        XCTAssertEqual(left, 310, accuracy: 0.3)
+        XCTAssertEqual(right, 300, accuracy: 0.3)
+    }
+
+    /// A peer's original: prog-tape-3 at 3:05 is half-way from t00 (300±4) to t01 (275±3):
+    /// carrier 287.5, beat 7, so left 291 Hz and right 284 Hz.
+    func testPeerSBaGenFileRendersAsSBaGenPlaysIt() throws {
+        guard let folder = Fixtures.peers("sbg") else { throw XCTSkip(Fixtures.peersAbsent("sbg")) }
+        let (left, right) = try renderAndMeasure(folder.appendingPathComponent("prog-tape-3.sbg"), seconds: 1805, at: 185, band: 270...310)
+        XCTAssertEqual(left, 291, accuracy: 0.3)
+        XCTAssertEqual(right, 284, accuracy: 0.3)
+    }
+
+    /// Renders `sbg` at 8 kHz, checks its length, and returns each ear's strongest frequency in
+    /// `band` over the second around `at`.
+    func renderAndMeasure(_ sbg: URL, seconds: Double, at: Int, band: ClosedRange<Double>) throws -> (left: Double, right: Double) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("sbg-\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try EntrainBinary.run(["render", "--session", sbg.path, "--rate", "8000", "--out", out.path])
         XCTAssertEqual(result.status, 0, result.error)
         let file = try WAVFile(contentsOf: out)
-        XCTAssertEqual(Double(file.samples[0].count) / 8000, 1805, accuracy: 0.01, "30 min 5 s")
-        let at = 185 * 8000, half = 4000
-        let left = Spectrum(Array(file.samples[0][(at - half)..<(at + half)]), sampleRate: 8000).peak(from: 270, to: 310)
-        let right = Spectrum(Array(file.samples[1][(at - half)..<(at + half)]), sampleRate: 8000).peak(from: 270, to: 310)
-        XCTAssertEqual(left.frequency, 291, accuracy: 0.3)
-        XCTAssertEqual(right.frequency, 284, accuracy: 0.3)
+        XCTAssertEqual(Double(file.samples[0].count) / 8000, seconds, accuracy: 0.01)
+        let centre = at * 8000, half = 4000
+        func peak(_ channel: Int) -> Double {
+            Spectrum(Array(file.samples[channel][(centre - half)..<(centre + half)]), sampleRate: 8000)
+                .peak(from: band.lowerBound, to: band.upperBound).frequency
+        }
+        return (peak(0), peak(1))
     }
 
     /// SBaGen's plain change, heard: the old tone fades out over the 30 s before the change at

@@ -1,7 +1,7 @@
 import XCTest
 @testable import Kessho
 
-/// §4.3–4.5 vectors.
+/// Scales, chords and the circle-of-fifths drift against values the web app computes.
 final class KesshoHarmonyTests: XCTestCase {
     func testTuning() {
         XCTAssertEqual(KesshoScales.frequency(midi: 69), 432)
@@ -18,7 +18,7 @@ final class KesshoHarmonyTests: XCTestCase {
         XCTAssertEqual(KesshoScales.candidates(tension: 0.81).count, 2)
     }
 
-    /// §4.3 probability tables (one decimal place as printed).
+    /// The web's scale probabilities per tension (to one decimal place).
     func testScaleProbabilities() {
         func probs(_ t: Double) -> [String: Double] {
             let c = KesshoScales.candidates(tension: t)
@@ -53,7 +53,7 @@ final class KesshoHarmonyTests: XCTestCase {
                        [40, 42, 44, 47, 49, 52])
     }
 
-    /// §4.4 initial chord, default state, bucket 2026-02-02T14.
+    /// The web's initial chord: default state, bucket 2026-02-02T14.
     func testInitialChordDefaultState() {
         let h = KesshoHarmonyState(bucket: "2026-02-02T14", state: .defaults)
         XCTAssertEqual(h.scale.name, "Aeolian")
@@ -79,7 +79,7 @@ final class KesshoHarmonyTests: XCTestCase {
         for (f, e) in zip(h.chord.frequencies, expected) { XCTAssertEqual(f, e, accuracy: 0.0005) }
     }
 
-    /// §4.4 per-phrase vectors: each seed hashes JSON.stringify(DEFAULT_STATE), so this also checks the state JSON.
+    /// The web's per-phrase chords: each seed hashes JSON.stringify(DEFAULT_STATE), so this also checks the state JSON.
     func testPhraseSequenceDefaultState() {
         var h = KesshoHarmonyState(bucket: "2026-02-02T14", state: .defaults)
         var results: [Int: (String, [Int])] = [:]
@@ -188,7 +188,7 @@ final class KesshoHarmonyTests: XCTestCase {
 }
 
 final class KesshoHarmonyDriverTests: XCTestCase {
-    /// Default state (drift off): the driver reproduces the §4.4 per-phrase vector.
+    /// Default state (drift off): the driver reproduces the web's per-phrase chords.
     func testDriverMatchesPhraseVector() {
         var d = KesshoHarmonyDriver(bucket: "2026-02-02T14", state: .defaults)
         var made: [Int: [Int]] = [:]

@@ -11,9 +11,9 @@ final class KesshoParametersTests: XCTestCase {
         XCTAssertEqual(KesshoParameters.all.last?.key, "randomWalkSpeed")
     }
 
-    /// Keys whose default the reference lists outside the quantiser range (the web has the same mismatch).
+    /// Keys whose web default lies outside the quantiser range (the web has the same mismatch).
     static let defaultOutOfRange: Set<String> = ["drumNoiseAttack"]  // 0.1..5000, default 0
-    /// Keys whose default the reference lists off the quantiser's step grid.
+    /// Keys whose web default lies off the quantiser's step grid.
     static let defaultOffGrid: Set<String> = ["leadDelayTime"]  // step 10, default 375
 
     func testDefaultsInRangeAndOnGrid() {

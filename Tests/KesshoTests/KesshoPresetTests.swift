@@ -1,24 +1,30 @@
+import TestSupport
 import XCTest
 @testable import Kessho
 
+/// Preset loading, migration and writing. Our own presets (presets/ambient, written in the web's
+/// format, and Tests/Fixtures/kessho: a lead-only preset, unknown keys, the old flat iOS format)
+/// cover the loader; the Kessho app's originals, when beside the checkout, too.
 final class KesshoPresetTests: XCTestCase {
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // package root
-        .appendingPathComponent("../shared/fixtures/kessho-presets").standardizedFileURL
+    static let ownFolder = Fixtures.ours("kessho")
 
-    static var presetFiles: [URL] {
-        let fm = FileManager.default
-        var out: [URL] = []
-        for dir in [fixtures, fixtures.appendingPathComponent("ios")] {
-            let names = (try? fm.contentsOfDirectory(atPath: dir.path)) ?? []
-            out += names.filter { $0.hasSuffix(".json") && $0 != "manifest.json" }.sorted().map { dir.appendingPathComponent($0) }
-        }
-        return out
+    static var ownFiles: [URL] {
+        Fixtures.files(in: Fixtures.shippedAmbientPresets, suffix: "json") + Fixtures.files(in: ownFolder, suffix: "json")
     }
 
-    func testEveryFixtureLoads() throws {
-        let files = Self.presetFiles
-        XCTAssertEqual(files.count, 14, "5 web presets + 9 iOS presets expected under \(Self.fixtures.path)")
+    static func peers() throws -> URL {
+        guard let folder = Fixtures.peers("kessho-presets") else { throw XCTSkip(Fixtures.peersAbsent("kessho-presets")) }
+        return folder
+    }
+
+    static func peerFiles() throws -> [URL] {
+        let folder = try peers()
+        return (Fixtures.files(in: folder, suffix: "json") + Fixtures.files(in: folder.appendingPathComponent("ios"), suffix: "json"))
+            .filter { $0.lastPathComponent != "manifest.json" }
+    }
+
+    /// Every file loads to the 403 keys in the web's order, each dual range with a slider mode.
+    func checkEveryFileLoads(_ files: [URL]) throws {
         for url in files {
             let r = try KesshoPresetLoader.load(contentsOf: url)
             let label = url.pathComponents.suffix(2).joined(separator: "/")
@@ -31,42 +37,9 @@ final class KesshoPresetTests: XCTestCase {
         }
     }
 
-    func testTrailingCommaPresetsWarn() throws {
-        for (name, line) in [("WaveOut", 133), ("ZoneOutTest", 134), ("ZoneOutTest2", 134)] {
-            let r = try KesshoPresetLoader.load(contentsOf: Self.fixtures.appendingPathComponent("ios/\(name).json"))
-            XCTAssertEqual(r.warnings.first, "trailing comma at line \(line), column 29 ignored", name)
-        }
-    }
-
-    func testStringWavesDetails() throws {
-        let r = try KesshoPresetLoader.load(contentsOf: Self.fixtures.appendingPathComponent("StringWavesR.json"))
-        let p = r.preset
-        XCTAssertEqual(p.name, "String Waves")
-        XCTAssertEqual(p.timestamp, "2026-02-14T00:00:00.000Z")
-        XCTAssertEqual(p.state.number("masterVolume"), 0.5700000000000001)  // float noise kept bit-exact
-        XCTAssertEqual(p.state.bool("cofDriftEnabled"), true)
-        XCTAssertEqual(p.state.unknownKeys.count, 18)  // §3.4: 18 unknown keys
-        XCTAssertEqual(p.dualRanges.count, 19)
-        XCTAssertEqual(p.sliderModes.count, 19)  // 9 written + 10 inferred as walk
-        XCTAssertTrue(KesshoStateJSON.stringify(p.state).contains(#""masterVolume":0.5700000000000001,"#))
-    }
-
-    /// §3.4 key counts: state keys present (missing vs defaults / unknown) for the web presets.
-    func testWebPresetKeyCounts() throws {
-        let expected: [String: (unknown: Int, ranges: Int, modesInFile: Int)] = [
-            "Gamelantest": (11, 6, 6), "Lasers": (11, 11, 11), "Static_frequencies": (11, 13, 6),
-            "StringWavesR": (18, 19, 9), "ZoneOut1": (19, 18, 8),
-        ]
-        for (file, e) in expected {
-            let p = try KesshoPresetLoader.load(contentsOf: Self.fixtures.appendingPathComponent("\(file).json")).preset
-            XCTAssertEqual(p.state.unknownKeys.count, e.unknown, file)
-            XCTAssertEqual(p.state.count, 403 + e.unknown, file)
-            XCTAssertEqual(p.dualRanges.count, e.ranges, file)
-        }
-    }
-
-    func testRoundTripKeepsEverything() throws {
-        for url in Self.presetFiles {
+    /// Load → write → load keeps every key, value, range and mode, and writes the same bytes again.
+    func checkRoundTrip(_ files: [URL]) throws {
+        for url in files {
             let first = try KesshoPresetLoader.load(contentsOf: url).preset
             let saved = KesshoPresetWriter.json(first)
             let second = try KesshoPresetLoader.load(Array(saved.utf8)).preset
@@ -78,8 +51,137 @@ final class KesshoPresetTests: XCTestCase {
             XCTAssertEqual(second.sliderModes, first.sliderModes, name)
             XCTAssertEqual(second.name, first.name, name)
             XCTAssertEqual(second.timestamp, first.timestamp, name)
-            XCTAssertEqual(second.state.keys, first.state.keys, url.lastPathComponent)
+            XCTAssertEqual(second.state.keys, first.state.keys, name)
             XCTAssertTrue(KesshoPresetWriter.json(second) == saved, name)
+        }
+    }
+
+    /// Unknown keys follow the 403 known ones in file order, and so appear in the hashed state JSON.
+    func checkUnknownKeysKeepFileOrder(_ url: URL) throws {
+        let bytes = Array(try Data(contentsOf: url))
+        let p = try KesshoPresetLoader.load(bytes).preset
+        guard case .object(let members)? = try KesshoJSONParser.parse(bytes).value["state"] else { return XCTFail() }
+        let fileUnknown = members.map(\.key).filter { KesshoParameters.index[$0] == nil }
+        XCTAssertFalse(fileUnknown.isEmpty)
+        XCTAssertEqual(p.state.unknownKeys, fileUnknown)
+        XCTAssertEqual(Array(p.state.keys.suffix(fileUnknown.count)), fileUnknown)
+        let json = KesshoStateJSON.stringify(p.state)
+        XCTAssertTrue(json.contains("\"randomWalkSpeed\":" ), json)
+        XCTAssertTrue(json.hasSuffix(KesshoStateJSON.quote(fileUnknown.last!) + ":" + KesshoStateJSON.stringify(p.state[fileUnknown.last!]!) + "}"))
+    }
+
+    func testEveryOwnPresetLoads() throws {
+        XCTAssertEqual(Self.ownFiles.count, 7, "4 shipped presets + 3 test presets")
+        try checkEveryFileLoads(Self.ownFiles)
+    }
+
+    func testRoundTripKeepsEverything() throws { try checkRoundTrip(Self.ownFiles) }
+
+    func testUnknownKeysKeepFileOrderInStateJSON() throws {
+        try checkUnknownKeysKeepFileOrder(Self.ownFolder.appendingPathComponent("Unknown_Keys.json"))
+    }
+
+    /// A web-format preset with keys this port does not know, float noise, and ranges of which
+    /// only one has a mode in the file (the others are inferred as walking sliders).
+    func testUnknownKeysFloatNoiseAndInferredModes() throws {
+        let r = try KesshoPresetLoader.load(contentsOf: Self.ownFolder.appendingPathComponent("Unknown_Keys.json"))
+        let p = r.preset
+        XCTAssertEqual(p.name, "Unknown Keys")
+        XCTAssertEqual(p.timestamp, "2026-03-06T06:06:06.606Z")
+        XCTAssertEqual(p.state.number("granularReverbSend"), 0.30000000000000004, "float noise kept bit-exact")
+        XCTAssertTrue(KesshoStateJSON.stringify(p.state).contains(#""granularReverbSend":0.30000000000000004,"#))
+        XCTAssertEqual(p.state.unknownKeys, ["zzFromANewerVersion", "brightness", "reverbMix", "aaLegacyFlag"])
+        XCTAssertEqual(p.state.string("zzFromANewerVersion"), "kept")
+        XCTAssertEqual(p.state.count, 403 + 4)
+        XCTAssertEqual(p.dualRanges.count, 3)
+        XCTAssertEqual(p.sliderModes["grainSize"], .sampleHold)
+        XCTAssertEqual(p.sliderModes["tension"], .walk, "inferred")
+        XCTAssertEqual(p.sliderModes["oceanInterval"], .walk, "inferred")
+        XCTAssertTrue(r.warnings.contains("2 dual range(s) without a slider mode → inferred"), "\(r.warnings)")
+    }
+
+    /// The old flat iOS format: a trailing comma, a numeric timestamp, legacy Min/Max pairs, an
+    /// iOS reverb name, legacy lead keys.
+    func testLegacyFlatPresetMigrates() throws {
+        let r = try KesshoPresetLoader.load(contentsOf: Self.ownFolder.appendingPathComponent("Legacy_Flat.json"))
+        let s = r.preset.state
+        XCTAssertEqual(r.warnings.first, "trailing comma at line 24, column 20 ignored")
+        XCTAssertTrue(r.warnings.contains("numeric timestamp converted to 2026-01-01T00:00:00.000Z"), "\(r.warnings)")
+        XCTAssertEqual(r.preset.timestamp, "2026-01-01T00:00:00.000Z")
+        XCTAssertEqual(s.number("grainSize"), 150, "the midpoint of 60…240")
+        XCTAssertEqual(r.preset.dualRanges["grainSize"], KesshoDualRange(min: 60, max: 240))
+        XCTAssertEqual(r.preset.sliderModes["grainSize"], .sampleHold)
+        XCTAssertEqual(s.number("oceanDuration"), 7.5)
+        XCTAssertEqual(r.preset.sliderModes["oceanDuration"], .walk)
+        XCTAssertEqual(s.number("oceanFoam"), 0.3, "an empty range is a single value")
+        XCTAssertNil(r.preset.dualRanges["oceanFoam"])
+        XCTAssertEqual(s.number("lead1Morph")!, 0.35, accuracy: 1e-12, "legacy leadTimbreMin/Max")
+        XCTAssertEqual(s.number("lead1Attack"), 0.05)
+        XCTAssertEqual(s.number("lead1Density"), 0.6)
+        XCTAssertEqual(s.bool("lead1UseCustomAdsr"), true, "a legacy lead envelope key was present")
+        XCTAssertEqual(s.string("lead1PresetA"), "soft_rhodes", "empty → the web's default")
+        XCTAssertEqual(s.string("reverbType"), "hall", "iOS mediumHall")
+        XCTAssertEqual(s.unknownKeys, ["brightness", "oceanMix"])
+        XCTAssertNil(s["grainSizeMin"]); XCTAssertNil(s["leadAttack"])
+    }
+
+    /// A lead-only preset: the lead on, the pad, grains and ocean silent; a drum morph range
+    /// without a mode is sample-and-hold, as the web infers it.
+    func testLeadOnlyPreset() throws {
+        let p = try KesshoPresetLoader.load(contentsOf: Self.ownFolder.appendingPathComponent("Lead_Only.json")).preset
+        XCTAssertEqual(p.state.bool("leadEnabled"), true)
+        XCTAssertEqual(p.state.number("leadLevel"), 0.8)
+        XCTAssertEqual(p.state.number("synthLevel"), 0)
+        XCTAssertEqual(p.state.bool("granularEnabled"), false)
+        XCTAssertEqual(p.sliderModes["lead1Morph"], .sampleHold)
+        XCTAssertEqual(p.sliderModes["drumKickMorph"], .sampleHold, "drum morphs are per-hit draws")
+    }
+
+    // MARK: the Kessho app's originals (skipped when ../shared/fixtures is not beside the checkout)
+
+    func testEveryPeerPresetLoads() throws {
+        let files = try Self.peerFiles()
+        XCTAssertEqual(files.count, 14, "5 web presets + 9 iOS presets")
+        try checkEveryFileLoads(files)
+    }
+
+    func testPeerRoundTripKeepsEverything() throws { try checkRoundTrip(try Self.peerFiles()) }
+
+    func testPeerUnknownKeysKeepFileOrderInStateJSON() throws {
+        try checkUnknownKeysKeepFileOrder(try Self.peers().appendingPathComponent("ZoneOut1.json"))
+    }
+
+    func testPeerTrailingCommaPresetsWarn() throws {
+        for (name, line) in [("WaveOut", 133), ("ZoneOutTest", 134), ("ZoneOutTest2", 134)] {
+            let r = try KesshoPresetLoader.load(contentsOf: try Self.peers().appendingPathComponent("ios/\(name).json"))
+            XCTAssertEqual(r.warnings.first, "trailing comma at line \(line), column 29 ignored", name)
+        }
+    }
+
+    func testPeerStringWavesDetails() throws {
+        let r = try KesshoPresetLoader.load(contentsOf: try Self.peers().appendingPathComponent("StringWavesR.json"))
+        let p = r.preset
+        XCTAssertEqual(p.name, "String Waves")
+        XCTAssertEqual(p.timestamp, "2026-02-14T00:00:00.000Z")
+        XCTAssertEqual(p.state.number("masterVolume"), 0.5700000000000001)  // float noise kept bit-exact
+        XCTAssertEqual(p.state.bool("cofDriftEnabled"), true)
+        XCTAssertEqual(p.state.unknownKeys.count, 18)
+        XCTAssertEqual(p.dualRanges.count, 19)
+        XCTAssertEqual(p.sliderModes.count, 19)  // 9 written + 10 inferred as walk
+        XCTAssertTrue(KesshoStateJSON.stringify(p.state).contains(#""masterVolume":0.5700000000000001,"#))
+    }
+
+    /// Keys present (unknown ones beyond the 403) and ranges of the web app's presets.
+    func testPeerWebPresetKeyCounts() throws {
+        let expected: [String: (unknown: Int, ranges: Int, modesInFile: Int)] = [
+            "Gamelantest": (11, 6, 6), "Lasers": (11, 11, 11), "Static_frequencies": (11, 13, 6),
+            "StringWavesR": (18, 19, 9), "ZoneOut1": (19, 18, 8),
+        ]
+        for (file, e) in expected {
+            let p = try KesshoPresetLoader.load(contentsOf: try Self.peers().appendingPathComponent("\(file).json")).preset
+            XCTAssertEqual(p.state.unknownKeys.count, e.unknown, file)
+            XCTAssertEqual(p.state.count, 403 + e.unknown, file)
+            XCTAssertEqual(p.dualRanges.count, e.ranges, file)
         }
     }
 
@@ -186,19 +288,5 @@ final class KesshoPresetTests: XCTestCase {
         let ts = try KesshoPresetLoader.load(Array(#"{"timestamp": 1770040800123, "state": {}}"#.utf8)).preset
         XCTAssertEqual(ts.timestamp, "2026-02-02T14:00:00.123Z")
         XCTAssertEqual(ts.name, "Untitled")
-    }
-
-    /// Unknown keys follow the 403 known ones in file order, and so appear in the hashed state JSON.
-    func testUnknownKeysKeepFileOrderInStateJSON() throws {
-        let url = Self.fixtures.appendingPathComponent("ZoneOut1.json")
-        let bytes = Array(try Data(contentsOf: url))
-        let p = try KesshoPresetLoader.load(bytes).preset
-        guard case .object(let members)? = try KesshoJSONParser.parse(bytes).value["state"] else { return XCTFail() }
-        let fileUnknown = members.map(\.key).filter { KesshoParameters.index[$0] == nil }
-        XCTAssertEqual(p.state.unknownKeys, fileUnknown)
-        XCTAssertEqual(Array(p.state.keys.suffix(fileUnknown.count)), fileUnknown)
-        let json = KesshoStateJSON.stringify(p.state)
-        XCTAssertTrue(json.contains("\"randomWalkSpeed\":" ), json)
-        XCTAssertTrue(json.hasSuffix(KesshoStateJSON.quote(fileUnknown.last!) + ":" + KesshoStateJSON.stringify(p.state[fileUnknown.last!]!) + "}"))
     }
 }

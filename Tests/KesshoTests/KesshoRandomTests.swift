@@ -1,7 +1,7 @@
 import XCTest
 @testable import Kessho
 
-/// §4.1 test vectors, computed upstream by running the web's own rng.ts.
+/// Values computed by running the web's own rng.ts.
 final class KesshoRandomTests: XCTestCase {
     func testXmur3Test() {
         var g = KesshoXmur3("test")
@@ -39,7 +39,7 @@ final class KesshoRandomTests: XCTestCase {
         XCTAssertNotEqual(KesshoXmur3.hash("é"), Self.jsXmur3(Array("é".utf8).map { UInt16($0) }))
     }
 
-    /// Plain transcription of the §4.1 prose over explicit code units, as an independent check.
+    /// xmur3 written out plainly over explicit code units, as an independent check.
     static func jsXmur3(_ units: [UInt16]) -> UInt32 {
         var h = UInt32(1779033703) ^ UInt32(units.count)
         for c in units { h = (h ^ UInt32(c)) &* 3432918353; h = h << 13 | h >> 19 }

@@ -31,7 +31,7 @@ final class KesshoStateJSONTests: XCTestCase {
         XCTAssertEqual(KesshoStateJSON.stringify(s), #"{"a":false,"c":true,"d":0.1,"b":1e-9}"#)
     }
 
-    /// §4.1: JSON.stringify(DEFAULT_STATE) is 9 538 characters with this prefix.
+    /// The web's JSON.stringify(DEFAULT_STATE) is 9 538 characters with this prefix.
     func testDefaultStateJSONShape() {
         let json = KesshoStateJSON.stringify(.defaults)
         XCTAssertEqual(json.utf16.count, 9538)
@@ -40,7 +40,7 @@ final class KesshoStateJSONTests: XCTestCase {
         XCTAssertTrue(json.hasSuffix(#""randomWalkSpeed":1}"#))
     }
 
-    /// §4.1: first xmur3 output of JSON.stringify(DEFAULT_STATE) is 2931442779. This pins every default and
+    /// The first xmur3 output of the web's JSON.stringify(DEFAULT_STATE) is 2931442779. This pins every default and
     /// the key order (it is what fixed synthChordSequencerEnabled's position after the lead Euclid lanes).
     func testDefaultStateHashVector() {
         XCTAssertEqual(KesshoXmur3.hash(KesshoStateJSON.stringify(.defaults)), 2931442779)

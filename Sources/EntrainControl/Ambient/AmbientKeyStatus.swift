@@ -11,8 +11,8 @@ public enum AmbientKeyStatus: Equatable, Sendable {
     /// The engine writes it; OSC may read it only.
     case readOnly(String)
 
-    /// Sections the ambient plugin renders (reference §2: mixer, global, harmony, pad, reverb,
-    /// granular, ocean).
+    /// Sections (`KesshoParameter.section`) the ambient plugin renders: A mixer, B global, C
+    /// harmony, D–E pad, F reverb, G granular, R ocean.
     static let renderedSections: Set<String> = ["A", "B", "C", "D", "E", "F", "G", "R"]
 
     static let leadSections: Set<String> = ["H", "I", "J", "K"]

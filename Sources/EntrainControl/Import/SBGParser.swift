@@ -1,8 +1,9 @@
 import Foundation
 
 /// The first layer of SBaGen `.sbg` import: the file as SBaGen 1.4.5 reads it (with the forks'
-/// tokens), not yet turned into a timeline. Lexical rules, line classes, tone-set tokens,
-/// time specs, fades, `->` and blocks follow entrainment-peers.md §2.1–2.7.
+/// tokens), not yet turned into a timeline: SBaGen's lexical rules (`#` comments anywhere,
+/// `##` ones shown), line classes (options, definitions, blocks, time lines), tone-set tokens,
+/// time specs, fades, `->` and blocks.
 public struct SBGFile: Sendable {
     public enum Waveform: String, Sendable { case sine, square, triangle, sawtooth }
 
@@ -59,7 +60,7 @@ public enum SBGParser {
         var contentStarted = false
         var blockName: String?
         var blockLines: [(String, Int)] = []
-        // Split on any newline: in Swift "\r\n" is one Character, so CRLF files (cy-prana-energiser) need this.
+        // Split on any newline: in Swift "\r\n" is one Character, so CRLF files (saved on Windows) need this.
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             var line = Substring(raw)

@@ -6,7 +6,8 @@ import Foundation
 /// The time lines form a 24-hour ring of periods. Each change is a transition: by default a window
 /// of -F seconds (60) centred on the change, limited by the neighbouring holds; with `->` the whole
 /// interval. Per slot, a voice either glides (amplitude, carrier, beat linear over the window) or
-/// fades to silence at the window's midpoint and the new one fades up (entrainment-peers.md §2.8).
+/// fades to silence at the window's midpoint and the new one fades up (a different kind of voice,
+/// a `<`/`>` silence, or a pitch change with a plain `-` fade).
 /// Each slot becomes a piecewise-linear track; the tracks are merged into exact linear stages.
 public enum SBGTimeline {
     struct State: Equatable {

@@ -1,4 +1,4 @@
-/// The pad's "air": a 2 s stereo white-noise buffer played as a loop (Kessho §4.6). The last
+/// The pad's "air": a 2 s stereo white-noise buffer played as a loop, as Kessho's pad does. The last
 /// 50 ms are blended toward the first 50 ms so the loop seam does not click:
 /// tail[k] = tail[k]·(1 − k/F) + head[k]·k/F. Filled once in `init` from a seeded source.
 public struct AirNoiseLoop {

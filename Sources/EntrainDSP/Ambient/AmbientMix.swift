@@ -1,5 +1,5 @@
 /// The Kessho engine's routing of the pad bus, granulator, reverb and ocean into its master
-/// (reference §1.3), without the lead and drums (the next stage): the pad bus feeds the
+/// (gains named after the keys that set them), without the lead and drums (the next stage): the pad bus feeds the
 /// granulator (always, whatever synthLevel), the dry path and a reverb send; the granulator's
 /// wet signal goes through a high-pass then a low-pass to the master and a reverb send; the
 /// reverb returns at reverbLevel; the ocean synth goes through its own filter to the master

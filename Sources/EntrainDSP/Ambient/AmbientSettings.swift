@@ -5,7 +5,7 @@ public struct AmbientSettings: Sendable, BitwiseCopyable {
     public var timbre = PadVoice.Timbre()
     public var envelope = PadEnvelope()
     public var filterKind = WebAudioBiquad.Kind.lowpass
-    /// The filter walk's limits (Hz), base Q and speed divisor (§4.7).
+    /// The filter walk's limits (Hz), base Q and speed divisor (see `FilterWalk`).
     public var cutoffLow = 400.0, cutoffHigh = 3000.0, filterQ = 1.0, filterModSpeed = 2.0
     /// Bit i enables pad voice i.
     public var voiceMask = 63

@@ -1,4 +1,4 @@
-/// The pad filter's random walk (Kessho §4.7): every 100 ms a velocity takes a random kick,
+/// The Kessho pad filter's random walk: every 100 ms a velocity takes a random kick,
 /// is damped and clamped, and moves a position m in 0…1 (no bounce at the ends); the cutoff is
 /// m interpolated logarithmically between the two limits, and Q gets a boost below 200 Hz.
 /// The web draws from unseeded Math.random; here the draws come from a seeded source.

@@ -1,4 +1,4 @@
-/// One of the ocean synth's two wave generators (Kessho §4.10): idle until its interval has
+/// One of the Kessho ocean synth's two wave generators: idle until its interval has
 /// elapsed since the last wave started, then one wave of noise shaped by a swell envelope,
 /// with a foam burst near the crest. `second` selects the second generator's variant
 /// (quieter, brighter body, mirrored pan, extra start offset).

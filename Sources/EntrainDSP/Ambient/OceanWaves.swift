@@ -1,4 +1,4 @@
-/// The synthesized ocean of Kessho (§4.10, the "ocean" worklet): two overlapping noise wave
+/// The synthesized ocean of Kessho (its "ocean" worklet): two overlapping noise wave
 /// generators, a low rumble that follows the waves' depth, and foam bursts near each crest,
 /// summed, smoothed, DC-blocked and soft-clipped: out = tanh(0.6·intensity·x). Stereo.
 ///

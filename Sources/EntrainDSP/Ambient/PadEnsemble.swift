@@ -1,5 +1,5 @@
-/// The six always-running pad voices of the Kessho engine (§4.6) and their shared filter walk
-/// (§4.7). A chord maps onto the voices enabled in a mask; each voice starts after its own
+/// The six always-running pad voices of the Kessho engine and their shared filter walk
+/// (`FilterWalk`). A chord maps onto the voices enabled in a mask; each voice starts after its own
 /// stagger offset; disabled voices release.
 public struct PadEnsemble {
     public static var voiceCount: Int { 6 }

@@ -9,7 +9,7 @@ public struct PadEnvelope: Sendable, Equatable, BitwiseCopyable {
 }
 
 extension TargetEnvelope {
-    /// Fresh note (Kessho §4.6): from 0 at `frame`, toward 1 with τ = A/3; at frame + A toward
+    /// Fresh note, as Kessho's pad plays it: from 0 at `frame`, toward 1 with τ = A/3; at frame + A toward
     /// S with τ = D/3. Later events are cancelled first.
     @discardableResult
     public mutating func scheduleAttack(_ env: PadEnvelope, atFrame frame: Int64, fromZero: Bool = true) -> Bool {

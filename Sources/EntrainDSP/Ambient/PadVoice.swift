@@ -1,4 +1,4 @@
-/// One of the six Kessho pad voices (§4.6): sine f, triangle f·2^(−D/1200), saw f·2^(+D/1200)
+/// One of the six Kessho pad voices: sine f, triangle f·2^(−D/1200), saw f·2^(+D/1200)
 /// and saw f, mixed by `oscBrightness`, plus looped stereo "air" noise, through the main
 /// biquad → low shelf 250 Hz → peaking 3 kHz → tanh shaper (2× oversampled, which delays the
 /// audio 15 frames; the envelope is not delayed to match) → ×0.15 → envelope.
@@ -134,7 +134,7 @@ public struct PadVoice {
         peakR = peakL.withState(of: peakR)
     }
 
-    /// Play `frequency` from `frame`: a fresh attack if idle, else the §4.6 crossfade
+    /// Play `frequency` from `frame`: a fresh attack if idle, else the web's chord crossfade
     /// (release now, new pitch and attack R/2 later).
     public mutating func play(frequency: Double, envelope env: PadEnvelope, atFrame frame: Int64) {
         if isActive {

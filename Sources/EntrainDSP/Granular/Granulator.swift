@@ -1,5 +1,5 @@
-/// The Kessho web engine's granulator (its live JavaScript worklet), restated from the
-/// reference (§4.8): a 192 000-frame stereo circular buffer fed by the input, a fixed pool of
+/// The Kessho web engine's granulator (its live JavaScript worklet), restated in Swift: a
+/// 192 000-frame stereo circular buffer fed by the input, a fixed pool of
 /// 64 Hann-windowed grains that read it back at 1×–2× `spray` in the past with harmonic or
 /// random pitch and equal-power pan, tanh feedback into the buffer, and a pink-noise bed when
 /// the input falls silent. Output is the grain sum × 0.3 (the worklet's fixed wet mix).

@@ -1,5 +1,5 @@
-/// The Kessho web engine's FDN reverb (its live JavaScript worklet), restated from the
-/// reference: predelay, Schroeder pre-diffusers, a feedback delay network of 8 lines (4 in
+/// The Kessho web engine's FDN reverb (its live JavaScript worklet), restated in Swift:
+/// predelay, Schroeder pre-diffusers, a feedback delay network of 8 lines (4 in
 /// "lite") mixed by a normalised Hadamard matrix with one-pole damping and slow block-rate
 /// modulation, mid and post diffusers, DC blockers and M/S width. 100 % wet.
 ///

@@ -1,4 +1,4 @@
-/// Description of one state key: its kind, quantiser range and default (reference §2).
+/// Description of one state key of the Kessho web app: its kind, quantiser range and default.
 public struct KesshoParameter: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A JS number; `range`/`step` are the QUANTIZATION entry, nil where the web has none.
@@ -13,7 +13,8 @@ public struct KesshoParameter: Sendable, Equatable {
     public let key: String
     public let kind: Kind
     public let defaultValue: KesshoValue
-    /// Section letter of the reference's §2 tables (A…S, M for every drum voice, Q2 for drum lanes).
+    /// Section letter grouping the keys: A mixer, B global/seed/drift, C harmony, D–E pad, F reverb,
+    /// G granular, H–K lead, L–Q drums (M every drum voice, Q2 drum lanes), R ocean, S random walk.
     public let section: String
     public let meaning: String
 

@@ -1,4 +1,4 @@
-/// The web app's full state description: 403 keys in DEFAULT_STATE order as the reference lists them.
+/// The web app's full state description: 403 keys in DEFAULT_STATE order.
 public enum KesshoParameters {
     public static let all: [KesshoParameter] = mix + effects + lead + drums + ocean
 
