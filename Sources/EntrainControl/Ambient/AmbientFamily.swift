@@ -36,7 +36,7 @@ public final class AmbientFamily: AddressFamily {
         let status = AmbientKeyStatus.status(of: p.key)
         let readOnly = if case .readOnly = status { true } else { false }
         return ControlDescriptor(prefix + p.key, kind, default: controlValue(p.defaultValue), glide: 0, readOnly: readOnly,
-                                 note: status.summary, "")
+                                 note: status.summary, p.meaning)
     }
 
     public func descriptor(for address: String) -> ControlDescriptor? { Self.byAddress[address] }
