@@ -145,6 +145,21 @@ final class AmbientControllerTests: XCTestCase {
         XCTAssertFalse(conductor.isPlaying)
     }
 
+    /// A controller's button on /ambient/play and /ambient/stop: press then release does one
+    /// thing; `F` alone is a release and does nothing.
+    func testPlayAndStopWorkAsButtons() {
+        XCTAssertEqual(handle("/ambient/play", [.false]), [])
+        XCTAssertFalse(conductor.isPlaying, "a release alone does nothing")
+        XCTAssertEqual(handle("/ambient/play", [.float(1)]), [])
+        XCTAssertEqual(handle("/ambient/play", [.float(0)]), [])
+        XCTAssertTrue(conductor.isPlaying, "press then release: playing")
+        XCTAssertEqual(handle("/ambient/stop", [.false]), [])
+        XCTAssertTrue(conductor.isPlaying, "a release alone does nothing")
+        XCTAssertEqual(handle("/ambient/stop", [.true]), [])
+        XCTAssertEqual(handle("/ambient/stop", [.false]), [])
+        XCTAssertFalse(conductor.isPlaying, "press then release: stopped")
+    }
+
     /// Load → save → load keeps every key and value, and the slider ranges and modes.
     func testPresetRoundTripKeepsEveryKey() throws {
         XCTAssertEqual(handle("/ambient/preset/load", [.string("Tidal_Glass")]).filter {
