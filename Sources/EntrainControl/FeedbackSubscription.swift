@@ -50,25 +50,29 @@ struct FeedbackSubscription {
     }
 }
 
-/// At most `perSecond` bytes in each second counted from the start (one packet larger than the
-/// whole budget may go alone, so it cannot block the queue for ever).
+/// At most `perSecond` bytes in any one second, spread out: a token bucket holding a tenth of
+/// it and refilled at nine tenths (a tenth plus nine tenths per second make the whole). Small
+/// bursts, not one big one, so a receiver with a default socket buffer keeps up.
+/// A packet larger than the bucket may go when the bucket is full, so it cannot block the
+/// queue for ever (the debt it leaves is paid before anything else goes).
 struct ByteBudget {
     let perSecond: Int
-    private var windowStart: Double
-    private var spent = 0
+    private let capacity: Double
+    private var tokens: Double
+    private var time: Double
 
     init(perSecond: Int, start: Double) {
         self.perSecond = perSecond
-        windowStart = start
+        capacity = Double(perSecond) / 10
+        tokens = capacity
+        time = start
     }
 
     mutating func take(_ bytes: Int, now: Double) -> Bool {
-        if now - windowStart >= 1 {
-            windowStart += (now - windowStart).rounded(.down)
-            spent = 0
-        }
-        guard spent + bytes <= perSecond || spent == 0 else { return false }
-        spent += bytes
+        tokens = min(capacity, tokens + max(0, now - time) * Double(perSecond) * 0.9)
+        time = now
+        guard Double(bytes) <= tokens || tokens >= capacity else { return false }
+        tokens -= Double(bytes)
         return true
     }
 }
