@@ -12,30 +12,33 @@ final class UntrustedTextTests: XCTestCase {
         XCTAssertEqual(UntrustedText.clean(String(repeating: "x", count: 200)), String(repeating: "x", count: 200), "200 fit")
     }
 
-    /// Through a real server: a newline in a name cannot forge a log line, terminal escapes in
-    /// an address are shown, not obeyed, and a 60 KB name is neither logged nor sent back whole.
+    /// Through a real server: a newline in a name cannot forge a log line, terminal escapes are
+    /// shown, not obeyed, and a 60 KB name is neither logged nor sent back whole.
     func testLogsAndErrorRepliesCarryTheSendersTextEscapedAndCut() throws {
         let fixture = try OSCServerFixture()
         let sender = try fixture.client()
-        let escape = "/x\u{1B}[2J\u{1B}[31m"  // clear the screen, turn red
         let long = "/" + String(repeating: "a", count: 1_000)
         let forged = "beat\n[2026-01-01 00:00:00] critical: forged line"
+        let escapes = "\u{1B}[2J\u{1B}[31m"  // clear the screen, turn red
         let huge = String(repeating: "b", count: 60_000)
         var errors: [OSCMessage] = []
-        for (address, arguments) in [(escape, [OSCValue.float(1)]), (long, [.float(1)]), ("/led/source", [.string(forged)]), ("/led/source", [.string(huge)])] {
+        for (address, arguments) in [("/x" + escapes, [OSCValue.float(1)]), (long, [.float(1)]), ("/led/source", [.string(forged)]),
+                                     ("/led/source", [.string(escapes)]), ("/led/source", [.string(huge)])] {
             sender.send(address, arguments)
             errors += sender.receive(timeout: 1) { $0.address == "/error" }.filter { $0.address == "/error" }
         }
         XCTAssertEqual(errors.map { $0.arguments.first?.text ?? "-" },
-                       ["/x\\u{1B}[2J\\u{1B}[31m", "/" + String(repeating: "a", count: 199) + "… (1001 characters)", "/led/source", "/led/source"])
+                       ["", "/" + String(repeating: "a", count: 199) + "… (1001 characters)", "/led/source", "/led/source", "/led/source"])
+        XCTAssertTrue(errors[0].arguments.last?.text?.contains("malformed address") ?? false, "escapes are no address")
         XCTAssertTrue(errors[2].arguments.last?.text?.hasPrefix("unknown source 'beat\\n[2026-01-01 00:00:00] critical: forged line'") ?? false,
                       "\(errors[2])")
-        let cut = errors[3].arguments.last?.text ?? ""
+        XCTAssertTrue(errors[3].arguments.last?.text?.hasPrefix("unknown source '\\u{1B}[2j\\u{1B}[31m'") ?? false, "\(errors[3])")
+        let cut = errors[4].arguments.last?.text ?? ""
         let original = "unknown source '\(huge)' (sources: entrainment, beat, manual, pattern, or none)".count
         XCTAssertEqual(cut, "unknown source '" + String(repeating: "b", count: 400 - 16) + "… (\(original) characters)")
 
         let lines = fixture.log.all
-        XCTAssertEqual(lines.count, 4, "\(lines)")
+        XCTAssertEqual(lines.count, 5, "\(lines)")
         for line in lines {
             XCTAssertFalse(line.contains("\n") || line.contains("\u{1B}"), line)
             XCTAssertLessThan(line.count, 700, "a bounded line")
