@@ -26,7 +26,7 @@ public enum OSCSchema {
           TCP sender go back down its connection. A broken stream gets `/error` and is closed. A
           connection that sends no packet for \(OSCServer.seconds(defaults.tcpIdleTimeout)) is closed (it gets `/error` saying so): send
           something, `/ping` say, at least that often to keep one open. At most \(defaults.maximumConnections) connections: a
-          new one closes the one idle longest.
+          new one closes one that has sent nothing yet, else the one idle longest.
         - **Rate limit**, per sender (a UDP address and port, or a TCP connection):
           \(grouped(Int(defaults.messageRate))) messages per second; packets beyond are dropped, except that a `/panic` in a
           dropped packet still acts.

@@ -161,7 +161,7 @@ public final class OSCServer: @unchecked Sendable {
                 continue
             }
             if let evicted = connections.admit(fd: fd, peer: peer, now: now) {
-                close(evicted, reason: "\(connections.capacity) connections are open: closing the one idle longest", now: now)
+                close(evicted, reason: "\(connections.capacity) connections are open: closing this idle one to make room for a new one", now: now)
             }
         }
     }

@@ -4,43 +4,43 @@ import TestSupport
 import XCTest
 
 /// Idle TCP connections cannot lock newcomers out: idle ones are closed after a timeout, and a
-/// newcomer at the cap closes the one idle longest.
+/// newcomer at the cap closes one that never sent anything, else the one idle longest.
 final class OSCTCPLimitsTests: XCTestCase {
-    func testANewcomerAtTheCapClosesTheIdlestAndIdleConnectionsTimeOut() throws {
+    func testANewcomerAtTheCapClosesAnIdleOneAndIdleConnectionsTimeOut() throws {
         let fixture = try OSCServerFixture {
             $0.maximumConnections = 3
             $0.tcpIdleTimeout = 1.5
         }
-        let oldest = try OSCTCPStream(port: fixture.tcpPort)
-        usleep(100_000)
-        let quiet = try OSCTCPStream(port: fixture.tcpPort)
+        func ping(_ stream: OSCTCPStream, _ n: Int32) -> Bool {
+            stream.send(OSCMessage("/ping", [.int32(n)]))
+            stream.read(seconds: 0.3)
+            return stream.messages.contains(OSCMessage("/pong", [.int32(n)]))
+        }
+        let early = try OSCTCPStream(port: fixture.tcpPort)
+        XCTAssertTrue(ping(early, 0))
+        let silent = try OSCTCPStream(port: fixture.tcpPort)
         let talker = try OSCTCPStream(port: fixture.tcpPort)
-        usleep(100_000)
-        talker.send(OSCMessage("/ping", [.int32(0)]))
-        XCTAssertTrue(talker.read(seconds: 0.3).count > 0)
+        XCTAssertTrue(ping(talker, 0))
 
-        // Three open, none sending: a fourth still gets in, and the one idle longest goes.
+        // Three open: a fourth still gets in. The one closed for it is the one that never sent
+        // anything, though the early one has been idle longer.
         let newcomer = try OSCTCPStream(port: fixture.tcpPort)
-        newcomer.send(OSCMessage("/ping", [.int32(1)]))
-        newcomer.read(seconds: 0.5)
-        XCTAssertTrue(newcomer.messages.contains(OSCMessage("/pong", [.int32(1)])), "the newcomer is served")
-        oldest.read(seconds: 0.5)
-        XCTAssertTrue(oldest.isClosed, "the connection idle longest was closed")
-        XCTAssertTrue(oldest.messages.first?.arguments.last?.text?.contains("idle longest") ?? false, "\(oldest.messages)")
-        XCTAssertFalse(talker.isClosed)
+        XCTAssertTrue(ping(newcomer, 1), "the newcomer is served")
+        silent.read(seconds: 0.5)
+        XCTAssertTrue(silent.isClosed, "the connection that never sent was closed")
+        XCTAssertTrue(silent.messages.first?.arguments.last?.text?.contains("to make room for a new one") ?? false, "\(silent.messages)")
+        XCTAssertTrue(ping(early, 1), "the early one is still open")
 
         // Past the idle timeout, only the connections that kept sending are open.
         for i in 2..<22 {
             talker.send(OSCMessage("/ping", [.int32(Int32(i))]))
             newcomer.send(OSCMessage("/ping", [.int32(Int32(i))]))
-            quiet.read(seconds: 0.1)
+            early.read(seconds: 0.1)
         }
-        XCTAssertTrue(quiet.isClosed, "silent for more than 1.5 s: closed")
-        XCTAssertTrue(quiet.messages.last?.arguments.last?.text?.contains("no packet for 1.5 s") ?? false, "\(quiet.messages)")
-        talker.send(OSCMessage("/ping", [.int32(99)]))
-        talker.read(seconds: 0.5)
-        XCTAssertTrue(talker.messages.contains(OSCMessage("/pong", [.int32(99)])), "a connection that sends stays open")
-        XCTAssertFalse(talker.isClosed)
+        XCTAssertTrue(early.isClosed, "silent for more than 1.5 s: closed")
+        XCTAssertTrue(early.messages.last?.arguments.last?.text?.contains("no packet for 1.5 s") ?? false, "\(early.messages)")
+        XCTAssertTrue(ping(talker, 99), "a connection that sends stays open")
+        XCTAssertTrue(ping(newcomer, 99))
     }
 
     /// A length prefix of 0 is named as such (it used to be "0 bytes is over the limit").

@@ -13,7 +13,11 @@ final class TCPConnection {
     let peer: SocketAddress
     let id: Int
     /// When the last whole packet arrived (or the connection opened): what the idle timeout measures.
-    var lastPacket: Double
+    var lastPacket: Double {
+        didSet { hasSentPacket = true }
+    }
+    /// Whether a whole packet ever arrived: connections that never sent one go first when room is needed.
+    private(set) var hasSentPacket = false
     private(set) var framing = Framing.unknown
     private var inbound: [UInt8] = []
     private var outbound: [UInt8] = []

@@ -1,6 +1,7 @@
 /// The open OSC-over-TCP connections, kept few and alive: one that sends no whole packet for
-/// `idleTimeout` seconds is closed, and at `capacity` a newcomer closes the one idle longest,
-/// so idle connections can never lock everyone else out. A controller that wants to stay
+/// `idleTimeout` seconds is closed, and at `capacity` a newcomer closes one that has sent
+/// nothing yet (the oldest such), else the one idle longest, so idle connections can never lock
+/// everyone else out, and a burst of new empty connections displaces only its own kind. A controller that wants to stay
 /// connected sends something (a `/ping`, a renewed `/osc/subscribe`) within every timeout.
 /// Owned by the server thread.
 final class TCPConnectionPool {
@@ -20,12 +21,16 @@ final class TCPConnectionPool {
     /// and drops what belonged to it).
     func admit(fd: Int32, peer: SocketAddress, now: Double) -> TCPConnection? {
         var evicted: TCPConnection?
-        if connections.count >= capacity, let idlest = connections.values.min(by: { $0.lastPacket < $1.lastPacket }) {
+        if connections.count >= capacity, let idlest = connections.values.min(by: Self.evictedFirst) {
             evicted = remove(idlest.id)
         }
         connections[nextID] = TCPConnection(fd: fd, peer: peer, id: nextID, now: now)
         nextID += 1
         return evicted
+    }
+
+    static func evictedFirst(_ a: TCPConnection, _ b: TCPConnection) -> Bool {
+        a.hasSentPacket != b.hasSentPacket ? !a.hasSentPacket : a.lastPacket < b.lastPacket
     }
 
     /// Remove and return the connections idle for longer than the timeout.
