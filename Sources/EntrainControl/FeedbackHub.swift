@@ -88,7 +88,9 @@ final class FeedbackHub {
     /// to the latest per address when a target is over its budget), and `events` (time-tagged
     /// bundles, dropped for a target over its budget). Lapsed subscriptions end here.
     func tick(now: Double, extra: [OSCMessage] = [], events: [[UInt8]] = []) -> [(target: Peer, packet: [UInt8])] {
-        subscriptions = subscriptions.filter { $0.value.expires.map { now < $0 } ?? true }
+        if subscriptions.values.contains(where: { $0.expires.map { now >= $0 } ?? false }) {
+            subscriptions = subscriptions.filter { $0.value.expires.map { now < $0 } ?? true }
+        }
         guard !subscriptions.isEmpty else { return [] }
         let changes = Self.encoded(changedMessages(now: now) + extra)
         var out: [(target: Peer, packet: [UInt8])] = []
