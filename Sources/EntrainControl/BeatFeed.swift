@@ -21,17 +21,17 @@ final class BeatFeed {
         self.time = time
     }
 
-    /// Encoded packets due now. Drains the engine's events even with nobody listening, so the
-    /// ring never fills.
-    func packets(now: Double, listening: Bool) -> [[UInt8]] {
+    /// What is due now: onsets and beats as encoded time-tagged bundles, and the values that
+    /// changed. Drains the engine's events even with nobody listening, so the ring never fills.
+    func feedback(now: Double, listening: Bool) -> (events: [[UInt8]], messages: [OSCMessage]) {
         let engine = host()
-        var out: [[UInt8]] = []
+        var events: [[UInt8]] = []
         while let event = engine.nextBeatEvent() {
             guard listening else { continue }
             let tag = time(event.frame).map(OSCTimetag.init(unixTime:)) ?? .immediately
-            out.append(OSCCodec.encodeBundle(Self.messages(for: event, sampleRate: engine.sampleRate), timetag: tag))
+            events.append(OSCCodec.encodeBundle(Self.messages(for: event, sampleRate: engine.sampleRate), timetag: tag))
         }
-        guard listening else { return out }
+        guard listening else { return (events, []) }
         var messages: [OSCMessage] = []
         if now >= nextValues {
             nextValues = now + FeedbackHub.valueInterval
@@ -54,8 +54,7 @@ final class BeatFeed {
             nextLevel = now + FeedbackHub.meterInterval
             messages.append(OSCMessage("/beat/level", [.float(engine.status.pointee.takeBeatLevel())]))
         }
-        out += messages.map(OSCCodec.encode)
-        return out
+        return (events, messages)
     }
 
     static func messages(for event: BeatEvent, sampleRate: Double) -> [OSCMessage] {

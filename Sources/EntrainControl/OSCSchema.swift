@@ -14,6 +14,7 @@ public enum OSCSchema {
     }
 
     public static func markdown(families: [any AddressFamily]) -> String {
+        let defaults = OSCServer.Configuration()
         var out = """
         # entrain OSC address space
 
@@ -30,7 +31,26 @@ public enum OSCSchema {
         - TCP too with `--osc-tcp PORT`, same address and rules. Each connection may use OSC 1.0
           framing (a 32-bit big-endian length before each packet, as liblo sends) or OSC 1.1 SLIP
           framing (as TouchOSC sends), recognised from its first byte; replies and feedback for a
-          TCP sender go back down its connection. A broken stream gets `/error` and is closed.
+          TCP sender go back down its connection. A broken stream gets `/error` and is closed. A
+          connection that sends no packet for \(OSCServer.seconds(defaults.tcpIdleTimeout)) is closed (it gets `/error` saying so): send
+          something, `/ping` say, at least that often to keep one open. At most \(defaults.maximumConnections) connections: a
+          new one closes one that has sent nothing yet, else the one idle longest.
+        - **Rate limit**, per sender (a UDP address and port, or a TCP connection):
+          \(grouped(Int(defaults.messageRate))) messages per second; packets beyond are dropped, except that a `/panic` in a
+          dropped packet still acts.
+        - **Feedback** (`/osc/subscribe`, `--osc-feedback`): each target receives at most
+          \(grouped(defaults.feedbackBytesPerSecond)) bytes in any one second, in small bursts. The whole state a subscribe asks for (about 9 KB for
+          the engine, 40 KB with the ambient keys) is spread over the following seconds; changes go
+          ahead of it, a value changing faster than the budget allows arrives at its latest value,
+          and beat bundles beyond the budget are dropped. A UDP subscription lasts
+          \(OSCServer.seconds(defaults.subscriptionLifetime)) from the last `/osc/subscribe`: send it again (every 20–30 s, say) to renew
+          it; a renewal sends the whole state again unless the last one is still going out. Over TCP
+          a subscription lasts as long as the connection; `--osc-feedback` targets never lapse.
+        - **Files.** `\(FileLoadQueue.readsFiles.sorted().joined(separator: "`, `"))` read their file off
+          the OSC thread: everything else, `/panic` included, is served meanwhile. The sender's own
+          later messages wait until the load is done and applied (so load-then-play works), except
+          `/panic` and `/ping`, which never wait. At most \(FileLoadQueue.maximumLoads) loads under way and \(grouped(FileLoadQueue.maximumHeld)) messages
+          waiting behind one; beyond, `/error`.
         - Replies (`/pong`, `/status`, query answers, `/error`) go back to the sender (UDP: its address
           and port).
         - Packets up to 65,507 bytes; bundles nest up to \(OSCCodec.maximumDepth) deep.
@@ -65,7 +85,9 @@ public enum OSCSchema {
         - **Errors.** A bad message (unknown address, wrong type or count, NaN or infinity, out of
           range, malformed or oversized packet, more than 30,000 messages/s from one sender) gets
           `/error s:address s:reason` (at most 20 per second per sender) and one log line (at most 5
-          per second overall); the engine keeps playing and nothing changes.
+          per second overall); the engine keeps playing and nothing changes. The sender's text in
+          both has control characters escaped (`\\n`, `\\u{1B}`) and is cut after \(UntrustedText.limit) characters
+          (the address) or \(OSCServer.reasonLimit) (the reason), ending in `… (N characters)`.
 
         ## Commands
 
@@ -75,7 +97,7 @@ public enum OSCSchema {
         | `/resume` | button | undoes `/panic`, fading back in over `/master/fade-in`; after a stop (session end, timer, `/session/stop`) it also starts the output again | — |
         | `/ping` | any | liveness check | `/pong` with the same arguments |
         | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period) |
-        | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new subscriber gets every parameter at once | the full state, as feedback |
+        | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new subscriber gets every parameter (paced, see Transport). Over UDP it lasts \(OSCServer.seconds(defaults.subscriptionLifetime)) unless sent again | the full state, as feedback |
         | `/session/load` | `s:name` | load a session from the session directories (`--sessions-dir`, default `./sessions`, and `$XDG_DATA_HOME/entrain/sessions`) by name, with or without `.json`; paths outside them (absolute, `..`, links leading out) are refused | — (`/error` if refused or invalid, with the file's problems) |
         | `/session/play` | button | start the loaded session, or resume it where it was paused; fades back in if the output was stopped | — |
         | `/session/pause` | button | freeze: every parameter settles (50 ms) on its value at this moment | — |
@@ -136,7 +158,14 @@ public enum OSCSchema {
         return out
     }
 
+    /// 30000 → "30,000".
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        return String(digits.indices.flatMap { i in (i > 0 && (digits.count - i) % 3 == 0 ? [","] : []) + [digits[i]] })
+    }
+
     static func row(_ d: ControlDescriptor) -> String {
+        let defaults = OSCServer.Configuration()
         let type: String, range: String, curve: String
         switch d.kind {
         case .number(let r, let step, let c, let integer):

@@ -37,6 +37,17 @@ public final class OSCServer: @unchecked Sendable {
         /// Senders besides loopback that may talk to us.
         public var allow = AllowList()
         public var feedback: [SocketAddress] = []
+        /// Per sender (UDP address and port; TCP connection): messages beyond this rate are
+        /// dropped, /panic excepted (the benchmark sends 10,000/s).
+        public var messageRate = 30_000.0
+        /// Seconds a UDP subscription lasts unless renewed.
+        public var subscriptionLifetime = 60.0
+        /// Bytes per second each feedback target may receive.
+        public var feedbackBytesPerSecond = 16_384
+        /// TCP: a connection that sends no packet for this many seconds is closed.
+        public var tcpIdleTimeout = 60.0
+        /// TCP: at most this many connections; a new one closes the one idle longest.
+        public var maximumConnections = 32
         public init() {}
     }
 
@@ -44,26 +55,24 @@ public final class OSCServer: @unchecked Sendable {
         public var packets = 0, messages = 0, errors = 0, dropped = 0, rateLimited = 0
     }
 
-    /// Per sender: messages beyond this rate are dropped (the benchmark sends 10,000/s).
-    static let messageRate = 30_000.0
     /// Per sender: /error replies beyond this rate are not sent.
     static let errorRate = 20.0
-
-    static let maximumConnections = 32
+    /// Datagrams read per turn of the loop, so a flood cannot starve TCP, feedback and finished loads.
+    static let datagramsPerTurn = 1000
 
     private let socket: UDPSocket
     private let listener: TCPListener?
-    private var connections: [Int: TCPConnection] = [:]
-    private var nextConnection = 1
+    private let connections: TCPConnectionPool
     private let configuration: Configuration
     private let router: OSCRouter
+    private let loads: FileLoadQueue
     private let hub: FeedbackHub
     private let beatFeed: BeatFeed
     private let logger: Logger
     private let running = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let counters = Mutex(Counters())
-    private var messageLimit = RateLimiter<UInt32>(rate: messageRate, burst: messageRate)
+    private var messageLimit: RateLimiter<Peer>
     private var errorLimit = RateLimiter<Peer>(rate: errorRate, burst: errorRate)
     private var logLimit = RateLimiter<Int>(rate: 5, burst: 10)
     private var suppressedLogs = 0
@@ -76,9 +85,15 @@ public final class OSCServer: @unchecked Sendable {
         }
         socket = try UDPSocket(bind: address)
         listener = try configuration.tcpPort.map { try TCPListener(bind: SocketAddress(ip: address.ip, port: UInt16($0))) }
+        connections = TCPConnectionPool(capacity: configuration.maximumConnections, idleTimeout: configuration.tcpIdleTimeout)
         self.configuration = configuration
         self.router = router
-        hub = FeedbackHub(space: router.space, meter: meter, fixed: configuration.feedback, report: report)
+        loads = FileLoadQueue(router: router)
+        messageLimit = RateLimiter(rate: configuration.messageRate, burst: configuration.messageRate)
+        hub = FeedbackHub(space: router.space, meter: meter, fixed: configuration.feedback,
+                          limits: FeedbackHub.Limits(lifetime: configuration.subscriptionLifetime,
+                                                     bytesPerSecond: configuration.feedbackBytesPerSecond),
+                          report: report, now: Self.now())
         beatFeed = BeatFeed(host: host, time: beatTime)
         self.logger = logger
     }
@@ -111,13 +126,13 @@ public final class OSCServer: @unchecked Sendable {
     private func serviceOnce(timeoutMilliseconds: Int32) {
         var descriptors = [pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)]
         if let listener { descriptors.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
-        let open = Array(connections.values)
+        let open = Array(connections.connections.values)
         for connection in open {
             descriptors.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsToWrite ? Int16(POLLOUT) : 0), revents: 0))
         }
         _ = poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
         let now = Self.now()
-        while true {
+        for _ in 0..<Self.datagramsPerTurn {
             let received = buffer.withUnsafeMutableBytes { socket.receive(into: $0) }
             guard let (count, sender) = received else { break }
             if count > buffer.count {
@@ -126,27 +141,30 @@ public final class OSCServer: @unchecked Sendable {
                 buffer.withUnsafeBytes { handlePacket(UnsafeRawBufferPointer(rebasing: $0[0..<count]), size: count, from: .udp(sender), now: now) }
             }
         }
-        acceptConnections()
-        for connection in open { service(connection, now: now) }
-        for message in hub.tick(now: now) {
-            let bytes = OSCCodec.encode(message)
-            for target in hub.targets { send(bytes, to: target) }
+        acceptConnections(now: now)
+        for connection in open where connections[connection.id] === connection { service(connection, now: now) }
+        for idle in connections.expire(now: now) {
+            close(idle, reason: "no packet for \(Self.seconds(configuration.tcpIdleTimeout)); closing the connection (send something, e.g. /ping, to keep it open)", now: now)
         }
-        for packet in beatFeed.packets(now: now, listening: !hub.targets.isEmpty) {
-            for target in hub.targets { send(packet, to: target) }
+        for load in loads.finished() {
+            for action in load.actions { perform(action, for: load.sender, now: now) }
+            for timed in load.released { dispatch(timed, from: load.sender, now: now) }
         }
+        let beats = beatFeed.feedback(now: now, listening: hub.hasTargets)
+        for (target, packet) in hub.tick(now: now, extra: beats.messages, events: beats.events) { send(packet, to: target) }
     }
 
-    private func acceptConnections() {
+    private func acceptConnections(now: Double) {
         while let (fd, peer) = listener?.accept() {
-            guard configuration.allow.allows(peer), connections.count < Self.maximumConnections else {
-                close(fd)
+            guard configuration.allow.allows(peer) else {
+                Glibc.close(fd)
                 counters.withLock { $0.dropped += 1 }
-                log(.notice, "refused a TCP connection from \(peer)")
+                log(.notice, "refused a TCP connection from \(peer): not in --osc-allow")
                 continue
             }
-            connections[nextConnection] = TCPConnection(fd: fd, peer: peer, id: nextConnection)
-            nextConnection += 1
+            if let evicted = connections.admit(fd: fd, peer: peer, now: now) {
+                close(evicted, reason: "\(connections.capacity) connections are open: closing this idle one to make room for a new one", now: now)
+            }
         }
     }
 
@@ -155,26 +173,33 @@ public final class OSCServer: @unchecked Sendable {
         var alive = connection.readAvailable() && connection.flush()
         do {
             for packet in try connection.packets() {
+                connection.lastPacket = now
                 packet.withUnsafeBytes { handlePacket($0, size: packet.count, from: peer, now: now) }
             }
         } catch {
             reportError(to: peer, address: "", reason: "\(error); closing the connection", now: now)
             alive = false
         }
-        if !alive {
-            connections[connection.id] = nil
-            hub.unsubscribe(from: peer)
-        }
+        if !alive { drop(connection) }
+    }
+
+    /// Close a connection after telling it why (best effort: what the socket takes now).
+    private func close(_ connection: TCPConnection, reason: String, now: Double) {
+        log(.notice, "OSC over TCP from \(connection.peer): \(reason)")
+        _ = connection.send(OSCCodec.encode(OSCMessage("/error", [.string(""), .string(reason)])))
+        drop(connection)
+    }
+
+    private func drop(_ connection: TCPConnection) {
+        connections.remove(connection.id)
+        hub.unsubscribe(from: .tcp(id: connection.id, address: connection.peer))
     }
 
     private func send(_ bytes: [UInt8], to peer: Peer) {
         switch peer {
         case .udp(let address): socket.send(bytes, to: address)
         case .tcp(let id, _):
-            if let connection = connections[id], !connection.send(bytes) {
-                connections[id] = nil
-                hub.unsubscribe(from: peer)
-            }
+            if let connection = connections[id], !connection.send(bytes) { drop(connection) }
         }
     }
 
@@ -186,9 +211,10 @@ public final class OSCServer: @unchecked Sendable {
             log(.notice, "dropped a packet from \(sender): not in --osc-allow")
             return
         }
-        guard messageLimit.allow(sender.address.ip, now: now) else {
+        guard messageLimit.allow(sender, now: now) else {
             counters.withLock { $0.rateLimited += 1 }
-            reportError(to: sender, address: "", reason: "more than \(Int(Self.messageRate)) messages per second; dropped", now: now)
+            if let packet, PanicScan.mayContainPanic(packet) { panicOnly(packet, from: sender, now: now) }
+            reportError(to: sender, address: "", reason: "more than \(Int(configuration.messageRate)) messages per second from this sender; dropped", now: now)
             return
         }
         let messages: [TimedMessage]
@@ -199,9 +225,24 @@ public final class OSCServer: @unchecked Sendable {
             reportError(to: sender, address: "", reason: "\(error)", now: now)
             return
         }
-        for timed in messages {
+        counters.withLock { $0.messages += messages.count }
+        for timed in messages { dispatch(timed, from: sender, now: now) }
+    }
+
+    /// A rate-limited packet still stops the sound: its /panic messages act, nothing else does.
+    private func panicOnly(_ packet: UnsafeRawBufferPointer, from sender: Peer, now: Double) {
+        for timed in (try? OSCCodec.decode(packet)) ?? [] where timed.message.address == "/panic" {
             counters.withLock { $0.messages += 1 }
-            for action in router.handle(timed) { perform(action, for: sender, now: now) }
+            dispatch(timed, from: sender, now: now)
+        }
+    }
+
+    /// Route one message now, or on the file worker (see FileLoadQueue).
+    private func dispatch(_ timed: TimedMessage, from sender: Peer, now: Double) {
+        switch loads.admit(timed, from: sender) {
+        case .now: for action in router.handle(timed) { perform(action, for: sender, now: now) }
+        case .queued: break
+        case .refused(let reason): reportError(to: sender, address: timed.message.address, reason: reason, now: now)
         }
     }
 
@@ -215,38 +256,51 @@ public final class OSCServer: @unchecked Sendable {
             // Over UDP, to the given port (or the source port); over TCP, back down the connection.
             var target = sender
             if case .udp(let address) = sender { target = .udp(SocketAddress(ip: address.ip, port: port.map(UInt16.init) ?? address.port)) }
-            guard hub.subscribe(target) else {
+            let renewal = hub.targets.contains(target)
+            guard hub.subscribe(target, now: now) else {
                 reportError(to: sender, address: "/osc/subscribe", reason: "too many subscribers (\(FeedbackHub.maximumSubscribers))", now: now)
                 return
             }
-            logger.info("OSC feedback to \(target)")
-            for message in hub.fullState() { send(OSCCodec.encode(message), to: target) }
+            if !renewal { log(.info, "OSC feedback to \(target)") }
         case .unsubscribe:
             hub.unsubscribe(from: sender)
-            logger.info("OSC feedback to \(sender) stopped")
+            log(.info, "OSC feedback to \(sender) stopped")
         }
     }
 
-    /// /error back to the sender (rate-limited per sender) and a log line (rate-limited overall).
-    private func reportError(to sender: Peer, address: String, reason: String, now: Double) {
+    /// /error back to the sender (rate-limited per sender) and a log line (rate-limited overall),
+    /// the sender's text escaped and cut (UntrustedText). Nothing is formatted when both limits say no.
+    private func reportError(to sender: Peer, address: String, reason: @autoclosure () -> String, now: Double) {
         counters.withLock { $0.errors += 1 }
-        log(.warning, "OSC from \(sender): \(address.isEmpty ? "" : address + ": ")\(reason)")
-        if errorLimit.allow(sender, now: now) {
-            send(OSCCodec.encode(OSCMessage("/error", [.string(address), .string(reason)])), to: sender)
+        let replying = errorLimit.allow(sender, now: now)
+        let logging = logLimit.allow(0, now: now)
+        guard replying || logging else {
+            suppressedLogs += 1
+            return
         }
+        let address = UntrustedText.clean(address)
+        let reason = UntrustedText.clean(reason(), limit: Self.reasonLimit)
+        if logging { emit(.warning, "OSC from \(sender): \(address.isEmpty ? "" : address + ": ")\(reason)") } else { suppressedLogs += 1 }
+        if replying { send(OSCCodec.encode(OSCMessage("/error", [.string(address), .string(reason)])), to: sender) }
     }
 
-    private func log(_ level: Logger.Level, _ text: String) {
-        if logLimit.allow(0, now: Self.now()) {
-            if suppressedLogs > 0 {
-                logger.log(level: level, "(\(suppressedLogs) similar OSC log lines suppressed)")
-                suppressedLogs = 0
-            }
-            logger.log(level: level, "\(text)")
-        } else {
-            suppressedLogs += 1
-        }
+    /// A reason is our sentence around the sender's text: room for both.
+    static let reasonLimit = 400
+
+    private func log(_ level: Logger.Level, _ text: @autoclosure () -> String) {
+        if logLimit.allow(0, now: Self.now()) { emit(level, text()) } else { suppressedLogs += 1 }
     }
+
+    /// A log line the limiter allowed, after the count of those it held back.
+    private func emit(_ level: Logger.Level, _ text: String) {
+        if suppressedLogs > 0 {
+            logger.log(level: level, "(\(suppressedLogs) similar OSC log lines suppressed)")
+            suppressedLogs = 0
+        }
+        logger.log(level: level, "\(text)")
+    }
+
+    static func seconds(_ value: Double) -> String { value == value.rounded() ? "\(Int(value)) s" : "\(value) s" }
 
     static func now() -> Double {
         var ts = timespec()

@@ -211,12 +211,13 @@ final class RuntimeFamilyTests: XCTestCase {
         let host = try TestEngine.host()
         let space = AddressSpace([EngineFamily(CurrentEngine(host))])
         let router = OSCRouter(host: { host }, frame: { _ in nil }, status: { [] }, space: space)
-        let hub = FeedbackHub(space: space, meter: PeakMeter(), fixed: [])
-        XCTAssertTrue(hub.subscribe(.udp(SocketAddress(host: "127.0.0.1", port: 9)!)))
+        let hub = FeedbackHub(space: space, meter: PeakMeter(), fixed: [],
+                              limits: .init(lifetime: 600, bytesPerSecond: 100_000_000))  // no pacing here
+        XCTAssertTrue(hub.subscribe(.udp(SocketAddress(host: "127.0.0.1", port: 9)!), now: 0))
         func handle(_ address: String, _ arguments: [OSCValue] = []) -> [OSCRouter.Action] {
             router.handle(TimedMessage(timetag: .immediately, message: OSCMessage(address, arguments)))
         }
-        func published(_ now: Double) -> [OSCMessage] { hub.tick(now: now).filter { $0.address.hasPrefix("/published/") } }
+        func published(_ now: Double) -> [OSCMessage] { FeedbackHub.decoded(hub.tick(now: now)).filter { $0.address.hasPrefix("/published/") } }
         XCTAssertEqual(handle("/published/level"), [.error(address: "/published/level", reason: "unknown address")])
         _ = published(1)
         let family = PublishedLevel()

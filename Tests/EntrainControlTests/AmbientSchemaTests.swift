@@ -43,16 +43,17 @@ final class AmbientSchemaTests: XCTestCase {
     func testChangedKeysAreFedBack() throws {
         let host = try TestEngine.host()
         let conductor = AmbientConductor(host: host) { .init(frame: host.frame, unixSeconds: 1_770_000_000) }
-        let hub = FeedbackHub(space: AddressSpace([AmbientFamily(conductor)]), meter: PeakMeter(), fixed: [])
-        XCTAssertTrue(hub.subscribe(.udp(SocketAddress(host: "127.0.0.1", port: 9)!)))
+        let hub = FeedbackHub(space: AddressSpace([AmbientFamily(conductor)]), meter: PeakMeter(), fixed: [],
+                              limits: .init(lifetime: 600, bytesPerSecond: 100_000_000))  // no pacing here
+        XCTAssertTrue(hub.subscribe(.udp(SocketAddress(host: "127.0.0.1", port: 9)!), now: 0))
         let faders = KesshoParameters.all.filter {
             switch $0.kind { case .number(_?, _), .bool, .choice: true; default: $0.key == "rootNote" }
         }
         XCTAssertEqual(hub.fullState().count, 403 + faders.count, "every key, and /norm for the ranged, toggles and choices")
         func ambient(_ now: Double) -> [OSCMessage] {
-            hub.tick(now: now).filter { $0.address.hasPrefix("/ambient/") }.sorted { $0.address < $1.address }
+            FeedbackHub.decoded(hub.tick(now: now)).filter { $0.address.hasPrefix("/ambient/") }.sorted { $0.address < $1.address }
         }
-        XCTAssertEqual(ambient(1), [])
+        XCTAssertEqual(ambient(1).count, 403 + faders.count, "the subscribe's full state first")
         XCTAssertEqual(ambient(2), [])
         try conductor.set("density", .number(40))
         try conductor.set("reverbEnabled", .bool(false))
@@ -61,5 +62,14 @@ final class AmbientSchemaTests: XCTestCase {
             OSCMessage("/ambient/reverbEnabled", [.int32(0)]), OSCMessage("/ambient/reverbEnabled/norm", [.float(0)]),
         ])
         XCTAssertEqual(ambient(4), [])
+    }
+}
+
+extension FeedbackHub {
+    /// The messages in a tick's packets (every target's), in order.
+    static func decoded(_ packets: [(target: Peer, packet: [UInt8])]) -> [OSCMessage] {
+        packets.flatMap { item in
+            item.packet.withUnsafeBytes { (try? OSCCodec.decode($0)) ?? [] }.map(\.message)
+        }
     }
 }

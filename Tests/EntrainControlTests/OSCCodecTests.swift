@@ -34,6 +34,8 @@ final class OSCCodecTests: XCTestCase {
             ([], "empty"),
             (Array("hello".utf8), "not an OSC packet"),
             (Array("/abc".utf8), "malformed address"),
+            (OSCCodec.encode(OSCMessage("/x\u{1B}[2J")), "malformed address"),  // a terminal escape
+            (OSCCodec.encode(OSCMessage("/café")), "printable ASCII"),
             (Array(good.dropLast(4)), "malformed message"),
             (Array("#bundle".utf8) + [0, 0, 0], "malformed bundle"),
             (Array("#bundle".utf8) + [0] + [UInt8](repeating: 0, count: 8) + [0, 0, 0, 99] + good, "malformed bundle"),

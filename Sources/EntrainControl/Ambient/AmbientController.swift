@@ -112,7 +112,7 @@ public final class AmbientController: OSCCommandHandler {
     public func loadPreset(_ name: String, crossfade: Double) throws -> [String] {
         guard let conductor else { throw AmbientError("the ambient engine is not running") }
         let result = try presets.load(name, keepingReverbQuality: conductor.state.string("reverbQuality"))
-        for warning in result.warnings { logger.warning("ambient preset \(name): \(warning)") }
+        for warning in result.warnings { logger.warning("ambient preset \(UntrustedText.clean(name)): \(UntrustedText.clean(warning, limit: 400))") }
         try conductor.load(result.preset, crossfade: crossfade)
         return result.warnings
     }

@@ -12,14 +12,21 @@ final class TCPConnection {
     let fd: Int32
     let peer: SocketAddress
     let id: Int
+    /// When the last whole packet arrived (or the connection opened): what the idle timeout measures.
+    var lastPacket: Double {
+        didSet { hasSentPacket = true }
+    }
+    /// Whether a whole packet ever arrived: connections that never sent one go first when room is needed.
+    private(set) var hasSentPacket = false
     private(set) var framing = Framing.unknown
     private var inbound: [UInt8] = []
     private var outbound: [UInt8] = []
 
-    init(fd: Int32, peer: SocketAddress, id: Int) {
+    init(fd: Int32, peer: SocketAddress, id: Int, now: Double) {
         self.fd = fd
         self.peer = peer
         self.id = id
+        lastPacket = now
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
@@ -57,7 +64,8 @@ final class TCPConnection {
         var offset = 0
         while inbound.count - offset >= 4 {
             let size = Int(inbound[offset]) << 24 | Int(inbound[offset + 1]) << 16 | Int(inbound[offset + 2]) << 8 | Int(inbound[offset + 3])
-            guard size > 0, size <= OSCCodec.maximumPacketSize else { throw OSCDecodeError.tooLarge(size) }
+            guard size > 0 else { throw TCPFramingError.zeroLength }
+            guard size <= OSCCodec.maximumPacketSize else { throw OSCDecodeError.tooLarge(size) }
             guard inbound.count - offset - 4 >= size else { break }
             out.append(Array(inbound[(offset + 4)..<(offset + 4 + size)]))
             offset += 4 + size
@@ -119,6 +127,18 @@ final class TCPConnection {
             return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
         }
         return true
+    }
+}
+
+/// A stream that cannot be cut into packets any more.
+enum TCPFramingError: Error, CustomStringConvertible {
+    /// A length prefix of 0: no OSC packet is empty, so the stream is out of step.
+    case zeroLength
+
+    var description: String {
+        switch self {
+        case .zeroLength: "a length prefix of 0 bytes (OSC packets over TCP are 1–\(OSCCodec.maximumPacketSize) bytes)"
+        }
     }
 }
 
