@@ -12,9 +12,6 @@ public struct AmbientError: Error, CustomStringConvertible, Equatable {
 /// error naming the range), then snapped with the web's quantize() so the state holds exactly
 /// what the web's sliders would.
 public enum AmbientParameters {
-    /// `rootNote` has no quantiser entry on the web; its slider is the 12 pitch classes.
-    static let rootNotes = 0.0...11.0
-
     public static func parameter(_ key: String) throws(AmbientError) -> KesshoParameter {
         guard let p = KesshoParameters.parameter(key) else { throw AmbientError("unknown key '\(key)'") }
         return p
@@ -31,7 +28,8 @@ public enum AmbientParameters {
                 guard range.contains(n) else { throw AmbientError("\(format(n)) is out of range \(describe(range))") }
                 return .number(p.quantize(n))
             }
-            guard rootNotes.contains(n), n == n.rounded() else { throw AmbientError("expects an integer 0…11 (C=0 … B=11)") }
+            // rootNote: no quantiser entry on the web; its slider is the 12 pitch classes.
+            guard p.loadRange?.contains(n) ?? true, n == n.rounded() else { throw AmbientError("expects an integer 0…11 (C=0 … B=11)") }
             return .number(n)
         case .bool: return .bool(try flag(argument))
         case .choice(let options):
