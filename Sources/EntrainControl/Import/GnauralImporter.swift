@@ -1,4 +1,6 @@
 import EntrainEngine
+import EntrainDSP
+import EntrainFiles
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -15,10 +17,7 @@ public enum GnauralImporter {
     struct Voice { var type: Int; var description: String; var muted: Bool; var entries: [Entry]; var line: Int }
 
     public static func load(_ url: URL) throws -> (session: Session, warnings: [SessionProblem]) {
-        guard let data = try? Data(contentsOf: url) else {
-            throw SessionLoadError(problems: [SessionProblem(file: url.path, line: 0, column: 0, message: "cannot read the file", isWarning: false)])
-        }
-        return try convert(data, file: url.path)
+        return try convert(Data(try SessionLoadError.reading { try DocumentFile.bytes(url) }), file: url.path)
     }
 
     public static func convert(_ data: Data, file: String) throws -> (session: Session, warnings: [SessionProblem]) {
@@ -73,6 +72,10 @@ public enum GnauralImporter {
         }
 
         guard length > 0 else { throw SessionLoadError(problems: [SessionProblem(file: file, line: 1, column: 1, message: "the schedule has no length", isWarning: false)]) }
+        // Imports play at most a day: a longer (or absurd, 1e300 s) schedule is refused, not wrapped.
+        guard length <= 24 * 3600 else {
+            throw SessionLoadError.at(file, line: 1, String(format: "the schedule lasts %.0f s; at most a day (86400 s) is imported", length))
+        }
 
         // Every time at which some voice has a breakpoint, and the values just before and after.
         var times = Set([0.0, length])
@@ -121,8 +124,8 @@ public enum GnauralImporter {
         let stages = ImportedTimeline.stages(breakpoints: ordered, setup: setup, name: { String(format: "%.3f s", $0) },
                                              values: changes)
         // Passes: as many as Gnaural plays, up to a day; an endless loop becomes about an hour.
-        let wanted = reader.loops > 0 ? reader.loops : max(1, Int((3600 / length).rounded()))
-        let passes = max(1, min(wanted, Int(24 * 3600 / length), 20_000 / max(1, stages.count)))
+        let wanted = reader.loops > 0 ? reader.loops : max(1, Int(saturating: 3600 / length))
+        let passes = max(1, min(wanted, Int(saturating: 24 * 3600 / length, rounding: .down), 20_000 / max(1, stages.count)))
         if reader.loops <= 0 {
             warn(1, "the schedule loops forever in Gnaural; imported as \(passes) passes (\(String(format: "%.0f", Double(passes) * length / 60)) min)")
         } else if passes < reader.loops {

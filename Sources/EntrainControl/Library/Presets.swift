@@ -34,8 +34,7 @@ public struct Presets: Sendable {
     /// The preset's values over `base` (a preset may name only some parameters), checked by the
     /// table; problems come back as file:line:column.
     public func load(_ name: String, over base: ParameterValues) throws -> ParameterValues {
-        let (text, url) = try store.read(name)
-        return try Self.decode(text, file: url.path, over: base)
+        return try Self.decode(try store.read(name).text, file: store.label(name), over: base)
     }
 
     /// A preset document's values over `base`, checked by the parameter table.
@@ -71,12 +70,14 @@ public struct Presets: Sendable {
     var lastUsedURL: URL { store.folder.deletingLastPathComponent().appendingPathComponent("last-used.json") }
 
     public func saveLastUsed(_ values: ParameterValues) throws {
-        try AtomicFile.write(Data(document(name: "last used", values: values).utf8), to: lastUsedURL)
+        try AtomicFile.write(Data(document(name: "last used", values: values).utf8), to: lastUsedURL, label: "last-used.json")
     }
 
-    /// The last-used settings over `base`, or nil if there are none (or they no longer fit).
+    /// The last-used settings over `base`, or nil if there are none (or they no longer fit, or
+    /// the file leads out of the data folder).
     public func lastUsed(over base: ParameterValues) -> ParameterValues? {
-        guard let text = try? String(contentsOf: lastUsedURL, encoding: .utf8) else { return nil }
-        return try? Self.decode(text, file: lastUsedURL.path, over: base)
+        guard let text = try? NamedStore.readConfined(lastUsedURL, in: lastUsedURL.deletingLastPathComponent(),
+                                                      label: "last-used.json", kind: "data") else { return nil }
+        return try? Self.decode(text, file: "last-used.json", over: base)
     }
 }

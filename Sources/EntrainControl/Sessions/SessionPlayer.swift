@@ -1,4 +1,5 @@
 import EntrainCore
+import EntrainDSP
 import EntrainEngine
 import Foundation
 
@@ -35,14 +36,14 @@ public struct SessionProgram: Sendable {
         var ambient: [(frame: Int64, stage: AmbientStage)] = []
         var elapsed = 0.0
         for stage in session.stages {
-            let frame = Int64((elapsed * sampleRate).rounded())
+            let frame = Int64(saturating: elapsed * sampleRate)
             starts.append(frame)
             if let block = stage.pluginBlocks.last(where: { $0.key == "haptic" })?.value,
                case .string(let name)? = block["pattern"]?.value {
                 patterns.append((frame, name))
             }
             if let block = AmbientStage.parse(stage) { ambient.append((frame, block)) }
-            let end = Int64(((elapsed + stage.duration) * sampleRate).rounded())
+            let end = Int64(saturating: (elapsed + stage.duration) * sampleRate)
             let slide = Double(end - frame) / sampleRate  // exactly to the next boundary
             for (address, value) in stage.changes {
                 switch stage.transition {
@@ -55,7 +56,7 @@ public struct SessionProgram: Sendable {
             elapsed += stage.duration
         }
         self.changes = changes
-        frames = Int64((elapsed * sampleRate).rounded())
+        frames = Int64(saturating: elapsed * sampleRate)
         stageStarts = starts
         patternStarts = patterns
         ambientStarts = ambient
@@ -81,7 +82,7 @@ public struct SessionProgram: Sendable {
         for change in changes where change.frame <= frame {
             guard let spec = try? table.entry(for: change.address).spec else { continue }
             let before = slides[change.address].map { Self.value(of: $0, at: change.frame) } ?? change.value
-            let length = Int64(((change.glide ?? spec.glideSeconds) * sampleRate).rounded())
+            let length = Int64(saturating: (change.glide ?? spec.glideSeconds) * sampleRate)
             if slides[change.address] == nil { order.append(change.address) }
             slides[change.address] = (before, change.value, change.frame, length, change.exponential ?? spec.glidesExponentially)
         }
