@@ -90,24 +90,25 @@ final class HostileFileTests: XCTestCase {
 
     func testEveryDocumentReaderCapsTheFileSize() throws {
         let padding = String(repeating: " ", count: InputLimits.documentBytes)
+        let mib = String(format: "%.1f", Double(InputLimits.documentBytes + 15) / 1_048_576)  // "{ "state": {} }" and padding
         let session = try write("{ \"stages\": [ { \"duration\": 1 } ] }" + padding, "big.json")
         XCTAssertThrowsError(try SessionFiles.load(session)) { error in
-            XCTAssertEqual("\(error)", "\(session.path): error: too large (4.0 MiB): files of at most 4 MiB are read")
+            XCTAssertEqual("\(error)", "\(session.path): error: too large (\(mib) MiB): files of at most \(InputLimits.documentBytesText) are read")
         }
         let sbg = try write("-SE\na: 200+10/20\n00:00 a\n00:10 a\n" + padding, "big.sbg")
-        XCTAssertThrowsError(try SessionFiles.load(sbg)) { XCTAssertTrue("\($0)".contains("files of at most 4 MiB are read"), "\($0)") }
+        XCTAssertThrowsError(try SessionFiles.load(sbg)) { XCTAssertTrue("\($0)".contains("files of at most \(InputLimits.documentBytesText) are read"), "\($0)") }
         let gnaural = try write("<schedule>" + padding + "</schedule>", "big.gnaural")
-        XCTAssertThrowsError(try SessionFiles.load(gnaural)) { XCTAssertTrue("\($0)".contains("files of at most 4 MiB are read"), "\($0)") }
+        XCTAssertThrowsError(try SessionFiles.load(gnaural)) { XCTAssertTrue("\($0)".contains("files of at most \(InputLimits.documentBytesText) are read"), "\($0)") }
         let ahap = try write("{ \"Pattern\": [] }" + padding, "big.ahap")
-        XCTAssertThrowsError(try HapticPattern.load(contentsOf: ahap)) { XCTAssertTrue("\($0)".contains("files of at most 4 MiB are read"), "\($0)") }
+        XCTAssertThrowsError(try HapticPattern.load(contentsOf: ahap)) { XCTAssertTrue("\($0)".contains("files of at most \(InputLimits.documentBytesText) are read"), "\($0)") }
         let kessho = try write("{ \"state\": {} }" + padding, "big-kessho.json")
         XCTAssertThrowsError(try KesshoPresetLoader.load(contentsOf: kessho)) {
-            XCTAssertEqual("\($0)", "\(kessho.path): too large (4.0 MiB): files of at most 4 MiB are read")
+            XCTAssertEqual("\($0)", "\(kessho.path): too large (\(mib) MiB): files of at most \(InputLimits.documentBytesText) are read")
         }
         let library = Library(dataDirectory: folder)
         try library.presets.store.write("Big", "{ \"values\": {} }" + padding)
         XCTAssertThrowsError(try library.presets.load("Big", over: Engine.parameterTable.defaults)) {
-            XCTAssertEqual("\($0)", "presets/Big.json: too large (4.0 MiB): files of at most 4 MiB are read")
+            XCTAssertEqual("\($0)", "presets/Big.json: too large (\(mib) MiB): files of at most \(InputLimits.documentBytesText) are read")
         }
         try library.playlists.store.write("Big", "{ \"items\": [] }" + padding)
         XCTAssertThrowsError(try library.playlists.items("Big")) { XCTAssertTrue("\($0)".hasPrefix("playlists/Big.json: too large"), "\($0)") }
@@ -122,7 +123,7 @@ final class HostileFileTests: XCTestCase {
         XCTAssertThrowsError(try DocumentFile.bytes(missing)) { XCTAssertEqual("\($0)", "\(missing.path): no such file") }
         XCTAssertThrowsError(try DocumentFile.bytes(folder, label: "x")) { XCTAssertEqual("\($0)", "x: is a folder, not a file") }
         XCTAssertThrowsError(try DocumentFile.bytes(URL(fileURLWithPath: "/dev/zero"), label: "zero")) {
-            XCTAssertEqual("\($0)", "zero: too large: files of at most 4 MiB are read")
+            XCTAssertEqual("\($0)", "zero: too large: files of at most \(InputLimits.documentBytesText) are read")
         }
         XCTAssertThrowsError(try SessionFiles.load(folder.appendingPathComponent("nope.sbg"))) {
             XCTAssertTrue("\($0)".hasSuffix("nope.sbg: error: no such file"), "\($0)")
