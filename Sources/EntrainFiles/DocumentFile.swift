@@ -15,14 +15,9 @@ public enum DocumentFile {
     /// `label` names the file in errors (default: its path).
     public static func bytes(_ url: URL, label: String? = nil) throws(DocumentReadError) -> [UInt8] {
         let name = label ?? url.path
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw DocumentReadError(file: name, reason: openFailure(errno)) }
+        let fd = try openChecked(url, name)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw DocumentReadError(file: name, reason: String(cString: strerror(errno))) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw DocumentReadError(file: name, reason: "is a folder, not a file") }
         let limit = InputLimits.documentBytes
-        if info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit { throw tooLarge(name, Int(info.st_size)) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -44,6 +39,32 @@ public enum DocumentFile {
         if let text = String(validating: data, as: UTF8.self) { return text }
         if let fallback, let text = String(data: Data(data), encoding: fallback) { return text }
         throw DocumentReadError(file: label ?? url.path, reason: "is not UTF-8 text")
+    }
+
+    /// Whether `url` could be read (it exists, is not a folder, is within the size cap), without
+    /// reading it: for checking command-line files before anything starts.
+    public static func check(_ url: URL, label: String? = nil) throws(DocumentReadError) {
+        close(try openChecked(url, label ?? url.path))
+    }
+
+    /// A descriptor open for reading on a file that is not a folder nor over the cap.
+    private static func openChecked(_ url: URL, _ name: String) throws(DocumentReadError) -> Int32 {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DocumentReadError(file: name, reason: openFailure(errno)) }
+        var info = stat()
+        var problem: DocumentReadError?
+        if fstat(fd, &info) != 0 {
+            problem = DocumentReadError(file: name, reason: String(cString: strerror(errno)))
+        } else if info.st_mode & S_IFMT == S_IFDIR {
+            problem = DocumentReadError(file: name, reason: "is a folder, not a file")
+        } else if info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > InputLimits.documentBytes {
+            problem = tooLarge(name, Int(info.st_size))
+        }
+        if let problem {
+            close(fd)
+            throw problem
+        }
+        return fd
     }
 
     private static func openFailure(_ code: Int32) -> String {

@@ -10,21 +10,14 @@ import XCTest
 /// Files written to break the client: absurd numbers, deep nesting, huge sizes, links out of
 /// their folder. Each gets a clear error with its position (or its file), never a crash.
 final class HostileFileTests: XCTestCase {
-    var folder: URL!
+    var temporary: TemporaryFolder!
+    var folder: URL { temporary.url }
 
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { temporary = try TemporaryFolder("hostile") }
+    override func tearDown() { temporary.remove() }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
-    func write(_ text: String, _ name: String) throws -> URL {
-        let url = folder.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-        return url
-    }
+    @discardableResult
+    func write(_ text: String, _ name: String) throws -> URL { try temporary.write(text, name) }
 
     // MARK: - Durations (Double → Int64 used to trap)
 
