@@ -175,7 +175,16 @@ final class HostileFileTests: XCTestCase {
         XCTAssertThrowsError(try library.presets.load("Odd", over: Engine.parameterTable.defaults)) { messages.append("\($0)") }
         XCTAssertThrowsError(try library.presets.load("Nope", over: Engine.parameterTable.defaults)) { messages.append("\($0)") }
 
-        XCTAssertEqual(messages.count, 8)
+        // Writes that fail (a file where the folder should be) name the store too.
+        try write("not a folder", "blocked/ambient")
+        let blocked = AmbientPresets(directories: [folder.appendingPathComponent("blocked/ambient")])
+        XCTAssertThrowsError(try blocked.save(KesshoPreset(name: "x"), as: "x")) { messages.append("\($0)") }
+        try write("not a folder", "data/presets")
+        XCTAssertThrowsError(try Library(dataDirectory: folder.appendingPathComponent("data")).presets.save("x", values: Engine.parameterTable.defaults)) {
+            messages.append("\($0)")
+        }
+
+        XCTAssertEqual(messages.count, 10)
         XCTAssertEqual(Array(messages[2...]), [
             "no pattern 'nope' in the pattern directories",
             "patterns/odd.ahap:1:14: error: Pattern must be a list of Event, Parameter and ParameterCurve entries, got a number",
@@ -183,6 +192,8 @@ final class HostileFileTests: XCTestCase {
             "ambient/odd.json: malformed preset: JSON error at line 1, column 14: unexpected character '}'",
             "presets/Odd.json: 1:35: /entrain/carrier: 9000 Hz is out of range 20–1500 Hz",
             "no preset named 'Nope'",
+            "cannot write ambient/x.json: cannot create its folder",
+            "cannot write presets/x.json: cannot create its folder",
         ])
         for message in messages { XCTAssertFalse(message.contains(folder.path), message) }
     }

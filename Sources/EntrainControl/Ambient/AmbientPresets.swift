@@ -44,7 +44,7 @@ public struct AmbientPresets: Sendable {
         let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
         try NamedStore.check(stem)  // refuses separators, "..", dot files
         let url = saveDirectory.appendingPathComponent(stem + ".json")
-        try AtomicFile.write(Data(KesshoPresetWriter.data(preset)), to: url)
+        try AtomicFile.write(Data(KesshoPresetWriter.data(preset)), to: url, label: "\(saveDirectory.lastPathComponent)/\(stem).json")
         return url
     }
 }
