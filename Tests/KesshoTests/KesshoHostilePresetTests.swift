@@ -19,6 +19,14 @@ final class KesshoHostilePresetTests: XCTestCase {
         XCTAssertTrue(driver.harmony.chord.frequencies.allSatisfy(\.isFinite))
     }
 
+    /// Whatever reaches the state (a `.keep` load, a morph), turning it into a key never traps.
+    func testAnyNumberMapsToAPitchClass() {
+        for root in [Double.infinity, -.infinity, .nan, 1e308, -1e308, 4.4] {
+            XCTAssertTrue((0..<12).contains(KesshoCircleOfFifths.pitchClass(root)), "\(root)")
+        }
+        XCTAssertEqual(KesshoCircleOfFifths.pitchClass(-1), 11)
+    }
+
     func testRootNoteIsAWholePitchClass() throws {
         let r = try load(#"{ "state": { "rootNote": 4.6, "cofCurrentStep": -40, "drumEuclidDivision": 1e9 } }"#)
         XCTAssertEqual(r.preset.state.number("rootNote"), 5)
