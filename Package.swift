@@ -24,6 +24,9 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
 
+        // Reading the user's files safely: one size cap and one JSON depth for every document,
+        // errors in words, stale temporary files swept. No dependencies.
+        .target(name: "EntrainFiles"),
         // Pure DSP building blocks: value types, no I/O, no allocation after init.
         .target(name: "EntrainDSP", swiftSettings: realtimeFlags),
         // Parameter table, commands, the command ring and the plugin contract.
@@ -32,7 +35,7 @@ let package = Package(
         // renderer, WAV files. Plugins share the engine's module so the real-time checker sees
         // every call in unoptimised builds too.
         .target(name: "EntrainEngine",
-                dependencies: ["EntrainDSP", "EntrainCore", "CFFTW",
+                dependencies: ["EntrainDSP", "EntrainCore", "EntrainFiles", "CFFTW",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
         // The JACK client: ports, callbacks, metadata, latency.
@@ -45,13 +48,13 @@ let package = Package(
         // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema, and the
         // engine's and the ambient engine's address families.
         .target(name: "EntrainControl",
-                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace",
+                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles",
                                .product(name: "Logging", package: "swift-log")]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
-                           "EntrainAddressSpace",
+                           "EntrainAddressSpace", "EntrainFiles",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -63,7 +66,7 @@ let package = Package(
         .target(name: "BeatLab", dependencies: ["EntrainEngine"]),
 
         // Kessho port, deterministic part: parameter state, presets, seeded RNG, harmony. No audio.
-        .target(name: "Kessho", dependencies: ["EntrainDSP"]),
+        .target(name: "Kessho", dependencies: ["EntrainDSP", "EntrainFiles"]),
         // The ambient engine's control side: the Kessho state mapped to sound settings, and the
         // conductor that schedules the phrase grid's chords onto engine frames.
         .target(name: "EntrainAmbient", dependencies: ["Kessho", "EntrainEngine", "EntrainDSP"]),
@@ -71,10 +74,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho", "TestSupport",
-                                                              .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
+                                                              "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
-        .testTarget(name: "KesshoTests", dependencies: ["Kessho", "TestSupport"]),
+        .testTarget(name: "KesshoTests", dependencies: ["Kessho", "EntrainFiles", "TestSupport"]),
         .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainCore", "EntrainJACK", "EntrainControl", "CJack",

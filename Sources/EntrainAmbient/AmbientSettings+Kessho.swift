@@ -14,7 +14,7 @@ extension AmbientSettings {
         func flag(_ key: String) -> Bool { s.bool(key) ?? KesshoParameters.parameter(key)?.defaultValue.bool ?? false }
         func text(_ key: String) -> String { s.string(key) ?? KesshoParameters.parameter(key)?.defaultValue.string ?? "" }
 
-        timbre = PadVoice.Timbre(oscBrightness: Int((number("oscBrightness")).rounded()), detuneCents: number("detune"),
+        timbre = PadVoice.Timbre(oscBrightness: Int(saturating: number("oscBrightness")), detuneCents: number("detune"),
                                  warmth: number("warmth"), presence: number("presence"), hardness: number("hardness"),
                                  airNoise: number("airNoise"))
         envelope = PadEnvelope(attack: number("synthAttack"), decay: number("synthDecay"), sustain: number("synthSustain"),
@@ -24,7 +24,7 @@ extension AmbientSettings {
         cutoffHigh = number("filterCutoffMax")
         filterQ = number("filterQ")
         filterModSpeed = number("filterModSpeed")
-        voiceMask = min(max(Int(number("synthVoiceMask")), 1), 63)
+        voiceMask = min(max(Int(saturating: number("synthVoiceMask"), rounding: .towardZero), 1), 63)
         octave = min(max(number("synthOctave"), -2), 2)
 
         levels.masterVolume = number("masterVolume")

@@ -1,3 +1,4 @@
+import EntrainDSP
 import Kessho
 
 /// A preset-to-preset morph at position 0…1, the web's way: numbers glide
@@ -13,7 +14,7 @@ enum KesshoMorph {
             result[key] = .number(x + (y - x) * t)
         }
         if let from = a.number("rootNote"), let to = b.number("rootNote") {
-            result["rootNote"] = .number(Double(rootNote(from: Int(from), to: Int(to), at: t)))
+            result["rootNote"] = .number(Double(rootNote(from: Int(saturating: from, rounding: .towardZero), to: Int(saturating: to, rounding: .towardZero), at: t)))
         }
         if let quality = a["reverbQuality"] { result["reverbQuality"] = quality }
         return result

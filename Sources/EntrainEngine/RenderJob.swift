@@ -24,6 +24,15 @@ public struct RenderJob {
     /// Called once the engine exists, before the first block, with the frame where the fade-out
     /// starts (how the ambient conductor is attached).
     public var prepare: ((EngineHost, _ fadeOutFrame: Int64) throws -> Void)?
+    /// Asked between chunks (a few milliseconds apart): a reason to stop, such as a signal
+    /// received. The render then throws `Interrupted` and its temporary files are removed.
+    public var interruption: (() -> String?)?
+
+    /// The render was stopped by `interruption`; nothing was written to the target.
+    public struct Interrupted: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "render stopped (\(reason)): nothing written" }
+    }
 
     public init(values: ParameterValues, duration: Double, sampleRate: Int, format: WAVWriter.Format) {
         self.values = values
@@ -63,7 +72,10 @@ public struct RenderJob {
         let chunkFrames = 64 * blockSize, chunkCount = 4, channels = 2 * mix.count
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: channels * chunkFrames * chunkCount)
         defer { storage.deallocate() }
-        let free = DispatchSemaphore(value: chunkCount)
+        // Made empty and filled: libdispatch traps when a semaphore is released below the value
+        // it was made with, which an error or interruption part-way would leave it at.
+        let free = DispatchSemaphore(value: 0)
+        for _ in 0..<chunkCount { free.signal() }
         let writes = DispatchQueue(label: "entrain.render.writer")
         final class Failure: @unchecked Sendable { var error: Error? }  // touched on `writes` only
         let failure = Failure()
@@ -72,6 +84,7 @@ public struct RenderJob {
         while done < frames {
             free.wait()
             if let error = writes.sync(execute: { failure.error }) { throw error }
+            if let reason = interruption?() { throw Interrupted(reason: reason) }  // the writer is idle: synced just above
             let slot = Chunk(base: storage + (chunk % chunkCount) * channels * chunkFrames, frames: min(chunkFrames, frames - done),
                              stride: chunkFrames, pairs: mix)
             try renderer.render(frames: slot.frames, into: slot.targets,

@@ -1,10 +1,13 @@
 import EntrainDSP
+import EntrainFiles
 import Foundation
 import Glibc
 
 /// Streams interleaved audio to a WAV file, written atomically: samples go to a temporary
-/// file beside the target, which is fsynced and renamed over it only when `finish()` succeeds.
-/// A crash or error never leaves a half-written file at the target path.
+/// file beside the target (`.NAME.PID.partial`), which is fsynced and renamed over it only when
+/// `finish()` succeeds. An error (a full disk) or an interruption removes the temporary file
+/// and leaves the target as it was; ones left by killed renders are swept by the next render
+/// into the folder.
 ///
 /// A target that exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is written
 /// to directly, never replaced; give `expectedFrames` so its header is right from the start.
@@ -22,7 +25,7 @@ public final class WAVWriter {
     public let sampleRate: Int
     /// nil when writing straight into a device or pipe.
     private let temporaryURL: URL?
-    private let handle: FileHandle
+    private let descriptor: Int32
     private let expectedFrames: Int?
     private var frames = 0
     private var buffer: [UInt8] = []
@@ -37,29 +40,34 @@ public final class WAVWriter {
         self.expectedFrames = expectedFrames
         var info = stat()
         if stat(url.path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            if info.st_mode & S_IFMT == S_IFDIR { throw WAVError.cannotCreate(url.path, reason: "it is a folder") }
             temporaryURL = nil
-            guard let device = FileHandle(forWritingAtPath: url.path) else {
-                throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)))
-            }
-            handle = device
+            descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
         } else {
-            let temporary = url.deletingLastPathComponent()
-                .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)))
-            }
+            StaleTemporaries.sweep(url.deletingLastPathComponent(), suffix: "partial")
+            let temporary = StaleTemporaries.name(for: url, suffix: "partial")
             temporaryURL = temporary
-            handle = try FileHandle(forWritingTo: temporary)
+            descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         }
+        guard descriptor >= 0 else { throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno))) }
         // With a known length the header is final now; otherwise finish() rewrites it.
-        try handle.write(contentsOf: header(dataBytes: (expectedFrames ?? 0) * channels * format.bytesPerSample))
+        do {
+            try header(dataBytes: (expectedFrames ?? 0) * channels * format.bytesPerSample).withUnsafeBytes { try writeAll($0) }
+        } catch {
+            abandon()
+            throw error
+        }
     }
 
     deinit {
-        if !finished {
-            try? handle.close()
-            if let temporaryURL { try? FileManager.default.removeItem(at: temporaryURL) }
-        }
+        if !finished { abandon() }
+    }
+
+    /// Close and remove the temporary file: the target stays as it was.
+    private func abandon() {
+        finished = true
+        close(descriptor)
+        if let temporaryURL { unlink(temporaryURL.path) }
     }
 
     /// Append frames given as one buffer per channel, all the same length.
@@ -101,23 +109,24 @@ public final class WAVWriter {
 
     /// Fix the header, flush to disk and move the file into place.
     public func finish() throws {
-        finished = true
         guard let temporaryURL else {  // a device or pipe: nothing to rewrite or rename
-            try handle.close()
+            finished = true
+            guard close(descriptor) == 0 else { throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno))) }
             return
         }
         do {
-            try handle.seek(toOffset: 0)
-            try handle.write(contentsOf: header(dataBytes: frames * channels * format.bytesPerSample))
-            try handle.synchronize()
-            try handle.close()
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno))) }
+            try header(dataBytes: frames * channels * format.bytesPerSample).withUnsafeBytes { try writeAll($0) }
+            guard fsync(descriptor) == 0 else { throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno))) }
         } catch {
-            try? FileManager.default.removeItem(at: temporaryURL)
+            abandon()
             throw error
         }
+        finished = true
+        close(descriptor)
         guard rename(temporaryURL.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporaryURL)
+            unlink(temporaryURL.path)
             throw WAVError.cannotCreate(url.path, reason: reason)
         }
     }
@@ -126,10 +135,10 @@ public final class WAVWriter {
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)))
+                throw WAVError.cannotCreate(url.path, reason: String(cString: strerror(errno)), replacing: temporaryURL != nil)
             }
             offset += written
         }
@@ -172,11 +181,13 @@ public final class WAVWriter {
 }
 
 public enum WAVError: Error, CustomStringConvertible {
-    case cannotCreate(String, reason: String)
+    /// `replacing`: the samples went to a temporary file, now removed, so the target is as it was.
+    case cannotCreate(String, reason: String, replacing: Bool = false)
     case tooLong
     public var description: String {
         switch self {
-        case .cannotCreate(let path, let reason): "cannot write \(path): \(reason)"
+        case .cannotCreate(let path, let reason, let replacing):
+            "cannot write \(path): \(reason)" + (replacing ? " (nothing was written there: the file, if any, is as it was)" : "")
         case .tooLong: "WAV files are limited to 4 GiB; render a shorter piece or use fewer channels"
         }
     }

@@ -1,4 +1,7 @@
-/// Circle-of-fifths key drift, the web's way.
+import EntrainDSP
+
+/// Circle-of-fifths key drift, the web's way. State values become integers without trapping,
+/// whatever a preset or a morph put there (`Int(saturating:)`).
 public enum KesshoCircleOfFifths {
     public enum Direction: String, Sendable { case cw, ccw, random }
 
@@ -6,7 +9,7 @@ public enum KesshoCircleOfFifths {
     public static let circle = [0, 7, 2, 9, 4, 11, 6, 1, 8, 3, 10, 5]
 
     /// Root number → pitch class 0…11 (rootNote has no quantiser, so wrap anything).
-    public static func pitchClass(_ root: Double) -> Int { ((Int(root.rounded()) % 12) + 12) % 12 }
+    public static func pitchClass(_ root: Double) -> Int { ((Int(saturating: root) % 12) + 12) % 12 }
 
     /// circle[(index(home) + step) mod 12].
     public static func drifted(home: Int, step: Int) -> Int {
@@ -52,8 +55,8 @@ public struct KesshoCoFDrift: Sendable, Equatable {
     /// The same, reading rate/range/direction from the state (unknown direction → cw).
     public mutating func advance(state: KesshoState, coin: () -> Double) -> Bool {
         advance(enabled: state.bool("cofDriftEnabled") ?? false,
-                rate: Int(state.number("cofDriftRate") ?? 2),
-                range: Int(state.number("cofDriftRange") ?? 3),
+                rate: Int(saturating: state.number("cofDriftRate") ?? 2, rounding: .towardZero),
+                range: Int(saturating: state.number("cofDriftRange") ?? 3, rounding: .towardZero),
                 direction: KesshoCircleOfFifths.Direction(rawValue: state.string("cofDriftDirection") ?? "cw") ?? .cw,
                 coin: coin)
     }

@@ -18,6 +18,16 @@ public indirect enum KesshoJSONValue: Sendable, Equatable {
 public struct KesshoJSONMember: Sendable, Equatable {
     public var key: String
     public var value: KesshoJSONValue
+    /// Where the key starts in the file (UTF-8 offset), for positioned warnings; not part of equality.
+    public var offset: Int?
+
+    public init(key: String, value: KesshoJSONValue, offset: Int? = nil) {
+        self.key = key
+        self.value = value
+        self.offset = offset
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.key == b.key && a.value == b.value }
 }
 
 /// Malformed JSON, with where it went wrong (1-based line and column, 0-based UTF-8 offset).

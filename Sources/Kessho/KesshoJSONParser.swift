@@ -1,5 +1,8 @@
+import EntrainFiles
+
 /// Strict JSON (RFC 8259) plus one tolerance: a trailing comma before `}` or `]`, which three of the
-/// iOS presets contain. Each tolerated comma is reported as a warning with its position.
+/// iOS presets contain. Each tolerated comma is reported as a warning with its position. Nesting
+/// deeper than `InputLimits.jsonDepth` is an error (the parser recurses once per level).
 public struct KesshoJSONParser {
     private let bytes: [UInt8]
     private var pos = 0
@@ -10,18 +13,19 @@ public struct KesshoJSONParser {
     public static func parse(_ bytes: [UInt8]) throws -> (value: KesshoJSONValue, warnings: [String]) {
         var p = KesshoJSONParser(bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.pos = 3 }  // tolerate a UTF-8 BOM
-        let v = try p.parseValue()
+        let v = try p.parseValue(depth: 0)
         p.skipWhitespace()
         if p.pos < bytes.count { throw p.error("unexpected data after the top-level value") }
         return (v, p.warnings)
     }
 
-    private mutating func parseValue() throws -> KesshoJSONValue {
+    private mutating func parseValue(depth: Int) throws -> KesshoJSONValue {
         skipWhitespace()
         guard pos < bytes.count else { throw error("unexpected end of input") }
         switch bytes[pos] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < InputLimits.jsonDepth else { throw error("nested more than \(InputLimits.jsonDepth) deep") }
+            return bytes[pos] == UInt8(ascii: "{") ? try parseObject(depth: depth + 1) : try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
@@ -31,7 +35,7 @@ public struct KesshoJSONParser {
         }
     }
 
-    private mutating func parseObject() throws -> KesshoJSONValue {
+    private mutating func parseObject(depth: Int) throws -> KesshoJSONValue {
         pos += 1
         var members: [KesshoJSONMember] = []
         skipWhitespace()
@@ -39,11 +43,12 @@ public struct KesshoJSONParser {
         while true {
             skipWhitespace()
             guard peek("\"") else { throw error("expected a string key") }
+            let keyOffset = pos
             let key = try parseString()
             skipWhitespace()
             guard peek(":") else { throw error("expected ':' after key \"\(key)\"") }
             pos += 1
-            members.append(KesshoJSONMember(key: key, value: try parseValue()))
+            members.append(KesshoJSONMember(key: key, value: try parseValue(depth: depth), offset: keyOffset))
             skipWhitespace()
             if peek(",") {
                 let comma = pos
@@ -59,13 +64,13 @@ public struct KesshoJSONParser {
         }
     }
 
-    private mutating func parseArray() throws -> KesshoJSONValue {
+    private mutating func parseArray(depth: Int) throws -> KesshoJSONValue {
         pos += 1
         var items: [KesshoJSONValue] = []
         skipWhitespace()
         if peek("]") { pos += 1; return .array(items) }
         while true {
-            items.append(try parseValue())
+            items.append(try parseValue(depth: depth))
             skipWhitespace()
             if peek(",") {
                 let comma = pos
@@ -161,11 +166,24 @@ public struct KesshoJSONParser {
     }
 
     private func location(_ offset: Int) -> (Int, Int) {
-        var line = 1, column = 1
-        for b in bytes[..<min(offset, bytes.count)] {
-            if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+        let p = Self.positions(of: [offset], in: bytes)[offset]!
+        return (p.line, p.column)
+    }
+
+    /// 1-based line and column (in characters) of each UTF-8 offset, in one pass over the text.
+    public static func positions(of offsets: [Int], in bytes: [UInt8]) -> [Int: (line: Int, column: Int)] {
+        var out: [Int: (line: Int, column: Int)] = [:]
+        var line = 1, column = 1, at = 0
+        for offset in offsets.sorted() {
+            let end = min(offset, bytes.count)
+            while at < end {
+                let b = bytes[at]
+                if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+                at += 1
+            }
+            out[offset] = (line, column)
         }
-        return (line, column)
+        return out
     }
 
     private func error(_ message: String) -> KesshoJSONError {

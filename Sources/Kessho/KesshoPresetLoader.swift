@@ -1,12 +1,15 @@
+import EntrainFiles
 import Foundation
 
 public enum KesshoPresetError: Error, Equatable, CustomStringConvertible {
+    case unreadable(DocumentReadError)
     case malformedJSON(KesshoJSONError)
     case notAnObject
     case stateNotAnObject
 
     public var description: String {
         switch self {
+        case .unreadable(let e): return "\(e)"
         case .malformedJSON(let e): return "malformed preset: \(e)"
         case .notAnObject: return "preset is not a JSON object"
         case .stateNotAnObject: return "preset \"state\" is not a JSON object"
@@ -42,9 +45,11 @@ public struct KesshoPresetLoadResult: Sendable {
 /// Loads preset JSON as the web app does: tolerant parse → migrate legacy keys → normalise →
 /// merge over defaults (unknown keys kept after the known ones) → sanitise types → range policy → app rules.
 public enum KesshoPresetLoader {
-    public static func load(contentsOf url: URL, options: KesshoPresetLoadOptions = .init()) throws -> KesshoPresetLoadResult {
-        let data = try Data(contentsOf: url)
-        return try load(Array(data), fileName: url.deletingPathExtension().lastPathComponent, options: options)
+    /// `label` names the file in errors (default: its path).
+    public static func load(contentsOf url: URL, label: String? = nil, options: KesshoPresetLoadOptions = .init()) throws -> KesshoPresetLoadResult {
+        let bytes: [UInt8]
+        do { bytes = try DocumentFile.bytes(url, label: label) } catch { throw KesshoPresetError.unreadable(error) }
+        return try load(bytes, fileName: url.deletingPathExtension().lastPathComponent, options: options)
     }
 
     public static func load(_ bytes: [UInt8], fileName: String? = nil,
@@ -75,9 +80,12 @@ public enum KesshoPresetLoader {
         let timestamp: String
         switch top["timestamp"] {
         case .string(let t)?: timestamp = t
-        case .number(let ms)?:  // the iOS docs' numeric (ms) form
+        case .number(let ms)? where abs(ms) <= 8.64e15:  // the iOS docs' numeric (ms) form, in JS Date's range
             timestamp = KesshoPreset.isoTimestamp(Date(timeIntervalSince1970: ms / 1000))
             warnings.append("numeric timestamp converted to \(timestamp)")
+        case .number?:
+            timestamp = KesshoPreset.isoTimestamp(Date())
+            warnings.append("numeric timestamp outside JavaScript's dates → now")
         default:
             timestamp = KesshoPreset.isoTimestamp(Date())
             warnings.append("missing timestamp → now")
@@ -89,12 +97,28 @@ public enum KesshoPresetLoader {
                                       sliderModesPresent: top["sliderModes"] != nil, warnings: &warnings)
         KesshoPresetMigration.normalize(&raw, warnings: &warnings)
 
-        var state = KesshoPresetSanitizer.merge(raw, policy: options.rangePolicy, warnings: &warnings)
+        let statePlaces = places(stateMembers, in: bytes)
+        var dualPlaces: [String: String] = [:]
+        if case .object(let members)? = top["dualRanges"] { dualPlaces = places(members, in: bytes) }
+        KesshoPresetSanitizer.checkDualRanges(&dualRanges, policy: options.rangePolicy, place: { dualPlaces[$0] ?? "" },
+                                              warnings: &warnings)
+        var state = KesshoPresetSanitizer.merge(raw, policy: options.rangePolicy, place: { statePlaces[$0] ?? "" },
+                                                warnings: &warnings)
         KesshoPresetSanitizer.zeroDisabledLevels(&state)
         if options.applyAppRules { applyAppRules(&state, options: options) }
         return KesshoPresetLoadResult(preset: KesshoPreset(name: name, timestamp: timestamp, state: state,
                                                            dualRanges: dualRanges, sliderModes: sliderModes),
                                       warnings: warnings)
+    }
+
+    /// "line L, column C: " for each member's key (the last of duplicates, whose value counts).
+    private static func places(_ members: [KesshoJSONMember], in bytes: [UInt8]) -> [String: String] {
+        let positions = KesshoJSONParser.positions(of: members.compactMap(\.offset), in: bytes)
+        var out: [String: String] = [:]
+        for m in members {
+            if let offset = m.offset, let p = positions[offset] { out[m.key] = "line \(p.line), column \(p.column): " }
+        }
+        return out
     }
 
     static func applyAppRules(_ s: inout KesshoState, options: KesshoPresetLoadOptions) {

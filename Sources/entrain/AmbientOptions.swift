@@ -2,6 +2,7 @@ import ArgumentParser
 import EntrainAmbient
 import EntrainDSP
 import EntrainEngine
+import EntrainFiles
 import Foundation
 import Kessho
 
@@ -18,6 +19,10 @@ struct AmbientOptions: ParsableArguments {
     func validate() throws {
         if let quality, !["lite", "balanced", "ultra"].contains(quality) {
             throw ValidationError("--ambient-quality must be lite, balanced or ultra, got '\(quality)'")
+        }
+        // Before anything starts (a JACK client opens before the preset is read).
+        if let presetPath {
+            do { try DocumentFile.check(URL(fileURLWithPath: presetPath)) } catch { throw ValidationError("--ambient-preset \(error)") }
         }
     }
 
@@ -38,6 +43,8 @@ struct AmbientOptions: ParsableArguments {
             let result = try KesshoPresetLoader.load(contentsOf: URL(fileURLWithPath: presetPath))
             for warning in result.warnings { StandardError.write("\(presetPath): warning: \(warning)\n") }
             return result.preset
+        } catch KesshoPresetError.unreadable(let problem) {
+            throw ValidationError("--ambient-preset \(problem)")
         } catch {
             throw ValidationError("\(presetPath): \(error)")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntrainControl
+import EntrainFiles
 import Foundation
 
 struct Import: ParsableCommand {
@@ -13,7 +14,12 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let session = try SessionOption.load(file)
-        try AtomicFile.write(Data(SessionEncoder.json(session).utf8), to: URL(fileURLWithPath: output))
+        let json = Data(SessionEncoder.json(session).utf8)
+        try AtomicFile.write(json, to: URL(fileURLWithPath: output))
         print("wrote \(output): \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
+        if json.count > InputLimits.documentBytes {
+            let size = String(format: "%.1f MiB", Double(json.count) / 1_048_576)
+            StandardError.write("warning: \(output) is \(size); entrain reads files of at most \(InputLimits.documentBytesText): play \(file) itself with --session\n")
+        }
     }
 }

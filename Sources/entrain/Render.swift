@@ -86,7 +86,13 @@ struct Render: ParsableCommand {
             throw ValidationError("--stems, --start-time and --seed need --ambient-preset (or a session with ambient stages)")
         }
         job.stemsDirectory = stems.map { URL(fileURLWithPath: $0) }
-        let result = try job.run(to: URL(fileURLWithPath: out))
+        RenderSignals.install()
+        job.interruption = { RenderSignals.reason }
+        let result: RenderJob.Result
+        do { result = try job.run(to: URL(fileURLWithPath: out)) } catch let stopped as RenderJob.Interrupted {
+            StandardError.write("\(stopped); \(out) is as it was\n")
+            throw ExitCode(RenderSignals.exitCode)
+        }
         if let note = result.note { StandardError.write("note: \(note)\n") }
         let peak = result.peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(result.peak))) : "silence"
         print("wrote \(out): \(result.frames) frames, \(length) s at \(rate) Hz, \(format.rawValue), peak \(peak)")

@@ -29,7 +29,7 @@ struct Run: ParsableCommand {
     var playlist: String?
     @Flag(name: .customLong("no-restore"), help: "Do not start from the last-used settings.")
     var noRestore = false
-    @Option(help: "Stop with a fade after this many minutes (5, 10, 15, 30, 60 or any).")
+    @Option(parsing: .unconditional, help: "Stop with a fade after this many minutes (5, 10, 15, 30, 60 or any up to 1440).")
     var timer: Double?
     @Option(name: .customLong("sessions-dir"), help: "Where /session/load finds sessions, besides $XDG_DATA_HOME/entrain/sessions.")
     var sessionsDirectory = "sessions"
@@ -39,6 +39,15 @@ struct Run: ParsableCommand {
     var quiet = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        if let timer, !(timer.isFinite && timer > 0 && timer <= 24 * 60) {
+            throw ValidationError("--timer must be more than 0 and at most 1440 minutes, got \(timer)")
+        }
+        guard !name.isEmpty, name.utf8.count <= JackClient.maximumNameLength else {
+            throw ValidationError("--name must be 1 to \(JackClient.maximumNameLength) bytes long (JACK's limit), got \(name.utf8.count)")
+        }
+    }
 
     func run() throws {
         let logger = LogSetup.logger(level: logLevel)

@@ -1,12 +1,20 @@
 import ArgumentParser
 import EntrainControl
 import EntrainCore
+import EntrainFiles
 import Foundation
 
 /// `--session FILE` for run and render: load, report warnings, compile for a sample rate.
 struct SessionOption: ParsableArguments {
     @Option(name: .customLong("session"), help: ArgumentHelp("Play a session program (JSON, see sessions/README.md) an SBaGen file (.sbg) or a Gnaural schedule (.gnaural).", valueName: "file"))
     var path: String?
+
+    /// Before anything starts (a JACK client opens before the session is read).
+    func validate() throws {
+        if let path {
+            do { try DocumentFile.check(URL(fileURLWithPath: path)) } catch { throw ValidationError("--session \(error)") }
+        }
+    }
 
     /// The compiled program, or nil without --session. Problems are printed as file:line:column.
     func program(sampleRate: Double) throws -> SessionProgram? {

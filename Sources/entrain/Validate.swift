@@ -1,45 +1,65 @@
 import ArgumentParser
 import EntrainControl
 import EntrainEngine
+import EntrainFiles
 import Foundation
+import Kessho
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check sessions, presets and imports (.json, .sbg, .gnaural); report every problem as file:line:column.")
+        abstract: "Check sessions, presets, Kessho presets and imports (.json, .sbg, .gnaural); report every problem as file:line:column.")
 
-    @Argument(help: "Session files (JSON).")
+    @Argument(help: "Session, preset or Kessho preset files (JSON), .sbg or .gnaural files.")
     var files: [String]
+
+    enum Kind { case session, preset, kessho }
 
     func run() throws {
         var failed = false
         for file in files {
-            if Self.isPreset(file) {
+            switch Self.kind(of: file) {
+            case .preset:
                 do {
-                    _ = try Presets.decode(try String(contentsOfFile: file, encoding: .utf8), file: file, over: Engine.parameterTable.defaults)
+                    _ = try Presets.decode(try DocumentFile.text(URL(fileURLWithPath: file)), file: file, over: Engine.parameterTable.defaults)
                     print("\(file): ok — preset")
                 } catch {
                     print("\(file): error: \(error)")
                     failed = true
                 }
-                continue
-            }
-            do {
-                let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: file))
-                for warning in warnings { print(warning) }
-                print("\(file): ok — \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
-            } catch let error as SessionLoadError {
-                print(error)
-                failed = true
+            case .kessho:
+                do {
+                    let result = try KesshoPresetLoader.load(contentsOf: URL(fileURLWithPath: file))
+                    for warning in result.warnings { print("\(file): warning: \(warning)") }
+                    print("\(file): ok — Kessho preset \"\(result.preset.name)\"")
+                } catch {
+                    let reason = if case KesshoPresetError.unreadable(let problem) = error { problem.reason } else { "\(error)" }
+                    print("\(file): error: \(reason)")
+                    failed = true
+                }
+            case .session:
+                do {
+                    let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: file))
+                    for warning in warnings { print(warning) }
+                    print("\(file): ok — \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
+                } catch let error as SessionLoadError {
+                    print(error)
+                    failed = true
+                }
             }
         }
         if failed { throw ExitCode(1) }
     }
 
-    /// Presets say so in their "format" (or hold "values" and no "stages").
-    static func isPreset(_ file: String) -> Bool {
-        guard file.hasSuffix(".json"), let text = try? String(contentsOfFile: file, encoding: .utf8),
-              let root = try? JSONDocument.parse(text) else { return false }
-        if case .string(let format)? = root["format"]?.value { return format == Presets.format }
-        return root["values"] != nil && root["stages"] == nil
+    /// JSON files say what they are: presets by their "format" (or "values" and no "stages"),
+    /// Kessho presets by a "state" object or Kessho keys at the top (the loader takes a bare
+    /// state too). Anything else, and files that do not parse, are read as sessions.
+    static func kind(of file: String) -> Kind {
+        guard file.hasSuffix(".json"), let bytes = try? DocumentFile.bytes(URL(fileURLWithPath: file)),
+              let root = try? KesshoJSONParser.parse(bytes).value, case .object(let members) = root,
+              root["stages"] == nil else { return .session }
+        if case .string(let format)? = root["format"] { return format == Presets.format ? .preset : .session }
+        if root["values"] != nil { return .preset }
+        if case .object? = root["state"] { return .kessho }
+        return members.contains { KesshoParameters.parameter($0.key) != nil } ? .kessho : .session
     }
 }

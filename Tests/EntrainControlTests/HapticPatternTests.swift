@@ -1,4 +1,5 @@
 import EntrainControl
+import EntrainFiles
 import Foundation
 import TestSupport
 import XCTest
@@ -229,8 +230,8 @@ final class HapticPatternTests: XCTestCase {
         let dense = ahap(Array(repeating: buzz, count: 201).joined(separator: ",\n    "))
         XCTAssertEqual(problems(dense), ["3:14 E the events add up to 6030 s of playing; at most 6000 s are rendered"])
         XCTAssertEqual(problems(ahap(Array(repeating: buzz, count: 200).joined(separator: ",\n    "))), [])
-        let huge = ahap(drop) + String(repeating: " ", count: 1_000_000)
-        XCTAssertEqual(problems(huge), ["1:1 E the file is \(huge.utf8.count) bytes; patterns of at most 1000000 bytes are read"])
+        let huge = ahap(drop) + String(repeating: " ", count: InputLimits.documentBytes)
+        XCTAssertEqual(problems(huge), ["1:1 E too large: files of at most \(InputLimits.documentBytesText) are read"])
     }
 
     /// Every problem in one report, in file order, warnings included.

@@ -17,18 +17,15 @@ public final class AmbientFamily: AddressFamily {
     public static let standardDescriptors: [ControlDescriptor] = KesshoParameters.all.map(descriptor)
     private static let byAddress = Dictionary(uniqueKeysWithValues: standardDescriptors.map { ($0.address, $0) })
 
-    /// `rootNote` has no quantiser entry on the web; its slider is the 12 pitch classes.
-    static let rootNotes = 0.0...11.0
-
     static func descriptor(_ p: KesshoParameter) -> ControlDescriptor {
         let kind: ControlDescriptor.Kind
         switch p.kind {
-        case .number(let range, let step):
-            // A default outside the web's quantiser range (drumNoiseAttack's 0) stays reachable,
+        case .number(_, let step):
+            // The quantiser's range, or the one a key without it still has (rootNote's 12 pitch
+            // classes, whole numbers). A default outside it (drumNoiseAttack's 0) stays reachable,
             // so every state the web starts from can be set, saved and loaded back.
-            let reachable = range.map { r in p.defaultValue.number.map { Swift.min(r.lowerBound, $0)...Swift.max(r.upperBound, $0) } ?? r }
-            kind = p.key == "rootNote" ? .number(range: rootNotes, step: 1, curve: .linear, integer: true)
-                : .number(range: reachable, step: step, curve: .linear, integer: false)
+            let reachable = p.loadRange.map { r in p.defaultValue.number.map { Swift.min(r.lowerBound, $0)...Swift.max(r.upperBound, $0) } ?? r }
+            kind = .number(range: reachable, step: step, curve: .linear, integer: p.needsWholeNumber)
         case .bool: kind = .toggle
         case .choice(let options): kind = .choice(options: options, indexed: false)
         case .text: kind = .text(options: p.key == "manualScale" ? KesshoScales.all.map(\.name) : nil)

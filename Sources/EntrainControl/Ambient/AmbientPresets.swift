@@ -9,7 +9,7 @@ public struct AmbientPresets: Sendable {
     public let saveDirectory: URL
 
     public init(directories: [URL]) {
-        files = ConfinedFiles(directories: directories, fileExtension: "json")
+        files = ConfinedFiles(directories: directories, fileExtension: "json", kind: "ambient preset")
         saveDirectory = directories.last ?? URL(fileURLWithPath: ".")
     }
 
@@ -19,14 +19,7 @@ public struct AmbientPresets: Sendable {
     }
 
     public func resolve(_ name: String) throws(AmbientError) -> URL {
-        do {
-            return try files.resolve(name)
-        } catch {
-            switch error {
-            case .outside(let name): throw AmbientError("'\(name)' is outside the ambient preset directories (give a name, not a path)")
-            case .notFound(let name, let searched): throw AmbientError("no ambient preset '\(name)' in \(searched.joined(separator: " or "))")
-            }
-        }
+        do { return try files.resolve(name) } catch { throw AmbientError("\(error)") }
     }
 
     /// The preset `name`, with the loader's warnings. `reverbQuality` keeps the value given: on
@@ -35,10 +28,13 @@ public struct AmbientPresets: Sendable {
         let url = try resolve(name)
         var options = KesshoPresetLoadOptions()
         options.userReverbQuality = quality
+        let label = files.label(url)
         do {
-            return try KesshoPresetLoader.load(contentsOf: url, options: options)
+            return try KesshoPresetLoader.load(contentsOf: url, label: label, options: options)
+        } catch KesshoPresetError.unreadable(let problem) {
+            throw AmbientError("\(problem)")
         } catch {
-            throw AmbientError("\(url.path): \(error)")
+            throw AmbientError("\(label): \(error)")
         }
     }
 
@@ -48,7 +44,7 @@ public struct AmbientPresets: Sendable {
         let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
         try NamedStore.check(stem)  // refuses separators, "..", dot files
         let url = saveDirectory.appendingPathComponent(stem + ".json")
-        try AtomicFile.write(Data(KesshoPresetWriter.data(preset)), to: url)
+        try AtomicFile.write(Data(KesshoPresetWriter.data(preset)), to: url, label: "\(saveDirectory.lastPathComponent)/\(stem).json")
         return url
     }
 }

@@ -1,3 +1,4 @@
+import EntrainFiles
 import Foundation
 
 /// Reads an .ahap file (Apple Haptic and Audio Pattern, JSON) into an `AHAPPattern`.
@@ -8,8 +9,8 @@ import Foundation
 /// unordered control points): those are errors. Every problem is collected with its
 /// file:line:column and all are reported together.
 public struct AHAPDecoder {
-    /// Limits that keep a hostile or mistaken file from costing much memory or time.
-    public static let maxFileBytes = 1_000_000
+    /// Limits that keep a hostile or mistaken file from costing much memory or time (the file's
+    /// size is capped by `InputLimits.documentBytes`, as for every document).
     public static let maxEntries = 10_000            // Pattern entries plus curve control points
     public static let maxPatternLength = 600.0       // seconds: nothing may start or end later
     public static let maxContinuousDuration = 30.0   // Core Haptics' limit for a continuous event
@@ -26,25 +27,21 @@ public struct AHAPDecoder {
     let file: String
     var problems: [AHAPProblem] = []
 
-    public static func load(contentsOf url: URL) throws -> (pattern: AHAPPattern, warnings: [AHAPProblem]) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        if size > maxFileBytes {
-            throw AHAPLoadError(problems: [AHAPProblem(file: url.path, line: 1, column: 1,
-                message: "the file is \(size) bytes; patterns of at most \(maxFileBytes) bytes are read", isWarning: false)])
-        }
+    /// `label` names the file in messages (default: its path).
+    public static func load(contentsOf url: URL, label: String? = nil) throws -> (pattern: AHAPPattern, warnings: [AHAPProblem]) {
+        let file = label ?? url.path
         let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw AHAPLoadError(problems: [AHAPProblem(file: url.path, line: 0, column: 0,
-                message: "cannot read: \(error.localizedDescription)", isWarning: false)])
+        do { text = try DocumentFile.text(url, label: file) } catch {
+            throw AHAPLoadError(problems: [AHAPProblem(file: file, line: 0, column: 0, message: error.reason, isWarning: false)])
         }
-        return try decode(text, file: url.path)
+        return try decode(text, file: file)
     }
 
     public static func decode(_ text: String, file: String) throws -> (pattern: AHAPPattern, warnings: [AHAPProblem]) {
         let size = text.utf8.count
-        if size > maxFileBytes {
+        if size > InputLimits.documentBytes {
             throw AHAPLoadError(problems: [AHAPProblem(file: file, line: 1, column: 1,
-                message: "the file is \(size) bytes; patterns of at most \(maxFileBytes) bytes are read", isWarning: false)])
+                message: "too large: files of at most \(InputLimits.documentBytesText) are read", isWarning: false)])
         }
         let root: JSONNode
         do { root = try JSONDocument.parse(text) } catch let e as JSONSyntaxError {

@@ -18,7 +18,10 @@ public struct AHAPProblem: Error, CustomStringConvertible, Sendable, Equatable {
         self.isWarning = isWarning
     }
 
-    public var description: String { "\(file):\(line):\(column): \(isWarning ? "warning" : "error"): \(message)" }
+    /// A problem with the whole file (line 0) is `file: error: …`.
+    public var description: String {
+        "\(file)\(line > 0 ? ":\(line):\(column)" : ""): \(isWarning ? "warning" : "error"): \(message)"
+    }
 }
 
 /// A pattern that cannot be played; carries every problem found, warnings included, in file order.

@@ -22,9 +22,10 @@ public struct HapticPattern: Sendable, Equatable {
     /// Reads and renders an .ahap file. Throws `AHAPLoadError` listing every problem; the
     /// warnings (clamped values, ignored keys and audio events) come back as
     /// `file:line:column: warning: …` lines.
-    public static func load(contentsOf url: URL) throws -> (HapticPattern, warnings: [String]) {
-        let (pattern, warnings) = try AHAPDecoder.load(contentsOf: url)
-        return (rendered(pattern, file: url.path), warnings.map(\.description))
+    /// `label` names the file in messages (default: its path).
+    public static func load(contentsOf url: URL, label: String? = nil) throws -> (HapticPattern, warnings: [String]) {
+        let (pattern, warnings) = try AHAPDecoder.load(contentsOf: url, label: label)
+        return (rendered(pattern, file: label ?? url.path), warnings.map(\.description))
     }
 
     /// As `load`, from text; `file` names the source in messages and gives the pattern its name.

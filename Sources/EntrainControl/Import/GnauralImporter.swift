@@ -1,4 +1,6 @@
 import EntrainEngine
+import EntrainDSP
+import EntrainFiles
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -12,13 +14,16 @@ import FoundationXML
 /// piecewise-linear voices exactly; jumps become 1 ms stages that switch at once.
 public enum GnauralImporter {
     struct Entry { var duration, left, right, beat, base: Double }
-    struct Voice { var type: Int; var description: String; var muted: Bool; var entries: [Entry]; var line: Int }
+    struct Voice {
+        var type: Int; var description: String; var muted: Bool; var line: Int
+        var entries: [Entry] = []
+        /// Where each entry ends (seconds from the start), for finding the entry at a time quickly;
+        /// set when the voice's element closes.
+        var ends: [Double] = []
+    }
 
     public static func load(_ url: URL) throws -> (session: Session, warnings: [SessionProblem]) {
-        guard let data = try? Data(contentsOf: url) else {
-            throw SessionLoadError(problems: [SessionProblem(file: url.path, line: 0, column: 0, message: "cannot read the file", isWarning: false)])
-        }
-        return try convert(data, file: url.path)
+        return try convert(Data(try SessionLoadError.reading { try DocumentFile.bytes(url) }), file: url.path)
     }
 
     public static func convert(_ data: Data, file: String) throws -> (session: Session, warnings: [SessionProblem]) {
@@ -73,6 +78,10 @@ public enum GnauralImporter {
         }
 
         guard length > 0 else { throw SessionLoadError(problems: [SessionProblem(file: file, line: 1, column: 1, message: "the schedule has no length", isWarning: false)]) }
+        // Imports play at most a day: a longer (or absurd, 1e300 s) schedule is refused, not wrapped.
+        guard length <= 24 * 3600 else {
+            throw SessionLoadError.at(file, line: 1, String(format: "the schedule lasts %.0f s; at most a day (86400 s) is imported", length))
+        }
 
         // Every time at which some voice has a breakpoint, and the values just before and after.
         var times = Set([0.0, length])
@@ -121,8 +130,8 @@ public enum GnauralImporter {
         let stages = ImportedTimeline.stages(breakpoints: ordered, setup: setup, name: { String(format: "%.3f s", $0) },
                                              values: changes)
         // Passes: as many as Gnaural plays, up to a day; an endless loop becomes about an hour.
-        let wanted = reader.loops > 0 ? reader.loops : max(1, Int((3600 / length).rounded()))
-        let passes = max(1, min(wanted, Int(24 * 3600 / length), 20_000 / max(1, stages.count)))
+        let wanted = reader.loops > 0 ? reader.loops : max(1, Int(saturating: 3600 / length))
+        let passes = max(1, min(wanted, Int(saturating: 24 * 3600 / length, rounding: .down), 20_000 / max(1, stages.count)))
         if reader.loops <= 0 {
             warn(1, "the schedule loops forever in Gnaural; imported as \(passes) passes (\(String(format: "%.0f", Double(passes) * length / 60)) min)")
         } else if passes < reader.loops {
@@ -136,21 +145,31 @@ public enum GnauralImporter {
 
     /// A voice's values at time t: within entry k they move linearly towards entry k+1's (the
     /// last towards the first). `after` picks the value just after a jump at t.
+    /// The entry is found by binary search over the entries' ends, so long schedules import in
+    /// linear-logarithmic time.
     static func value(of voice: Voice, at t: Double, after: Bool) -> Entry {
-        var start = 0.0
         let entries = voice.entries
-        for (k, entry) in entries.enumerated() {
-            let end = start + entry.duration
-            if t < end || (!after && t == end && entry.duration > 0) {
-                let next = entries[(k + 1) % entries.count]
-                let x = entry.duration > 0 ? (t - start) / entry.duration : 1
-                func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * x }
-                return Entry(duration: entry.duration, left: mix(entry.left, next.left), right: mix(entry.right, next.right),
-                             beat: mix(entry.beat, next.beat), base: mix(entry.base, next.base))
-            }
-            start = end
+        let ends = voice.ends.count == entries.count ? voice.ends : entries.reduce(into: []) { $0.append(($0.last ?? 0) + $1.duration) }
+        // The entry at t: the first ending after t; at its end exactly (before a jump there), the one ending at t.
+        var k = firstIndex(in: ends) { $0 >= t }
+        if k < ends.count, ends[k] == t, after || entries[k].duration == 0 { k = firstIndex(in: ends) { $0 > t } }
+        guard k < entries.count else { return entries[0] }
+        let entry = entries[k], start = k > 0 ? ends[k - 1] : 0
+        let next = entries[(k + 1) % entries.count]
+        let x = entry.duration > 0 ? (t - start) / entry.duration : 1
+        func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * x }
+        return Entry(duration: entry.duration, left: mix(entry.left, next.left), right: mix(entry.right, next.right),
+                     beat: mix(entry.beat, next.beat), base: mix(entry.base, next.base))
+    }
+
+    /// The first index of sorted `values` where `isAtOrAfter` holds (or the count).
+    private static func firstIndex(in values: [Double], where isAtOrAfter: (Double) -> Bool) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let mid = (low + high) / 2
+            if isAtOrAfter(values[mid]) { high = mid } else { low = mid + 1 }
         }
-        return entries[0]
+        return low
     }
 
     /// SAX reader for <schedule>: fields, voices and entries, with line numbers for problems.
@@ -172,7 +191,7 @@ public enum GnauralImporter {
             case "schedule": sawSchedule = true
             case "voice":
                 inVoice = true
-                voices.append(Voice(type: 0, description: "voice \(voices.count + 1)", muted: false, entries: [], line: parser.lineNumber))
+                voices.append(Voice(type: 0, description: "voice \(voices.count + 1)", muted: false, line: parser.lineNumber))
             case "entry":
                 guard inVoice, !voices.isEmpty else { return }
                 func number(_ key: String) -> Double? { attributes[key].flatMap(Double.init) }
@@ -199,7 +218,11 @@ public enum GnauralImporter {
             case "loops": loops = Int(value) ?? 1
             case "overallvolume_left": volumeLeft = Double(value) ?? 1
             case "overallvolume_right": volumeRight = Double(value) ?? 1
-            case "voice": inVoice = false
+            case "voice":
+                inVoice = false
+                if let last = voices.indices.last {
+                    voices[last].ends = voices[last].entries.reduce(into: []) { $0.append(($0.last ?? 0) + $1.duration) }
+                }
             case "type" where inVoice: voices[voices.count - 1].type = Int(value) ?? 0
             case "description" where inVoice: voices[voices.count - 1].description = value
             case "voice_mute" where inVoice: voices[voices.count - 1].muted = value == "1"

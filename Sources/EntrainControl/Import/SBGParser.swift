@@ -1,3 +1,4 @@
+import EntrainCore
 import Foundation
 
 /// The first layer of SBaGen `.sbg` import: the file as SBaGen 1.4.5 reads it (with the forks'
@@ -54,6 +55,14 @@ public struct SBGFile: Sendable {
 }
 
 public enum SBGParser {
+    /// Blocks may name blocks, this many deep (SBaGen files use one or two levels).
+    static let maximumBlockDepth = 16
+    /// Time lines after blocks are expanded: more than a day's worth at one a second.
+    static let maximumTimeLines = 200_000
+    /// What a tone may say: carriers above 0 up to 20 kHz, beats and pulses up to 1 kHz either
+    /// way, amplitudes 0–100 (SBaGen's percent). Outside these a file is wrong, not just loud.
+    static let carriers = 0.0...20_000.0, beats = -1000.0...1000.0, amplitudes = 0.0...100.0
+
     /// Parse `text`; `now` is the wall-clock time (seconds after midnight) that NOW stands for.
     public static func parse(_ text: String, file: String, now: Double = 0) throws -> (SBGFile, [SessionProblem]) {
         var state = State(file: file, now: now)
@@ -144,7 +153,9 @@ public enum SBGParser {
                     guard let value = words.popFirst(), let seconds = SBGParser.clock(value) else { throw error(number, "\(word) needs hh:mm[:ss]") }
                     if word == "-T" { result.options.startTime = seconds } else { result.options.length = seconds }
                 case "-F":
-                    guard let value = words.popFirst(), let ms = Double(value), ms >= 0 else { throw error(number, "-F needs milliseconds") }
+                    guard let value = words.popFirst(), let ms = Double(value), ms >= 0, ms <= 86_400_000 else {
+                        throw error(number, "-F needs milliseconds (0 to a day)")
+                    }
                     result.options.fadeSeconds = ms / 1000
                 case "-r":
                     guard let value = words.popFirst(), let rate = Int(value), (8000...384_000).contains(rate) else { throw error(number, "-r needs a sample rate") }
@@ -179,6 +190,7 @@ public enum SBGParser {
             }
             for color in ["pink", "white", "brown"] where body.hasPrefix(color + "/") {
                 guard let a = Double(body.dropFirst(color.count + 1)) else { break }
+                try check(a, SBGParser.amplitudes, "amplitude", token, line)
                 return .noise(color: color, amplitude: a)
             }
             for unsupported in ["mix/", "bell", "spin:", "bspin:", "wspin:", "mixspin:", "mixpulse:", "mixbeat:", "mixam:", "noisepulse:",
@@ -189,49 +201,95 @@ public enum SBGParser {
                 throw error(line, "'\(token)' is not a tone: expected carrier±beat/amp, carrier@pulse/amp, carrierMbeat/amp, carrier/amp, pink/amp, …")
             }
             let spec = body[..<slash]
+            var tone: SBGFile.Voice?
+            var carrier = 0.0, beat = 0.0
             if let at = spec.firstIndex(of: "@"), let c = Double(spec[..<at]), let p = Double(spec[spec.index(after: at)...]) {
-                return .isochronic(carrier: c, pulse: p, amplitude: amplitude, waveform: waveform)
+                (carrier, beat) = (c, p)
+                tone = .isochronic(carrier: c, pulse: p, amplitude: amplitude, waveform: waveform)
+            } else if let m = spec.firstIndex(where: { $0 == "M" || $0 == "m" }), let c = Double(spec[..<m]), let b = Double(spec[spec.index(after: m)...]) {
+                (carrier, beat) = (c, b)
+                tone = .monaural(carrier: c, beat: b, amplitude: amplitude)
+            } else if let sign = spec.dropFirst().firstIndex(where: { $0 == "+" || $0 == "-" }),
+                      spec[spec.index(before: sign)] != "e" && spec[spec.index(before: sign)] != "E",
+                      let c = Double(spec[..<sign]), let b = Double(spec[sign...]) {
+                // carrier then a signed beat: the sign after the first character splits them.
+                (carrier, beat) = (c, b)
+                tone = .binaural(carrier: c, beat: b, amplitude: amplitude, waveform: waveform)
+            } else if let c = Double(spec) {
+                carrier = c
+                tone = .binaural(carrier: c, beat: 0, amplitude: amplitude, waveform: waveform)
             }
-            if let m = spec.firstIndex(where: { $0 == "M" || $0 == "m" }), let c = Double(spec[..<m]), let b = Double(spec[spec.index(after: m)...]) {
-                return .monaural(carrier: c, beat: b, amplitude: amplitude)
+            guard let tone else {
+                throw error(line, "'\(token)' is not a tone: expected carrier±beat/amp, carrier@pulse/amp, carrierMbeat/amp, carrier/amp, pink/amp, …")
             }
-            // carrier then a signed beat: the sign after the first character splits them.
-            if let sign = spec.dropFirst().firstIndex(where: { $0 == "+" || $0 == "-" }),
-               spec[spec.index(before: sign)] != "e" && spec[spec.index(before: sign)] != "E",
-               let c = Double(spec[..<sign]), let b = Double(spec[sign...]) {
-                return .binaural(carrier: c, beat: b, amplitude: amplitude, waveform: waveform)
-            }
-            if let c = Double(spec) { return .binaural(carrier: c, beat: 0, amplitude: amplitude, waveform: waveform) }
-            throw error(line, "'\(token)' is not a tone: expected carrier±beat/amp, carrier@pulse/amp, carrierMbeat/amp, carrier/amp, pink/amp, …")
+            try check(carrier, SBGParser.carriers, "carrier", token, line)
+            guard carrier > 0 else { throw error(line, "'\(token)': the carrier must be above 0 Hz") }
+            try check(beat, SBGParser.beats, "beat", token, line)
+            try check(amplitude, SBGParser.amplitudes, "amplitude", token, line)
+            return tone
+        }
+
+        /// nan, inf and absurd values are errors with their line, never clamped silently.
+        func check(_ value: Double, _ range: ClosedRange<Double>, _ what: String, _ token: String, _ line: Int) throws {
+            guard !range.contains(value) else { return }
+            let limits = "\(ParameterSpec.format(range.lowerBound)) to \(ParameterSpec.format(range.upperBound))"
+            throw error(line, "'\(token)': the \(what) \(value.isFinite ? ParameterSpec.format(value) : "\(value)") is not a number from \(limits)")
         }
 
         /// `TIMESPEC [FADE] NAME [->]`; a block is expanded by re-reading its lines with this
-        /// line's time spec written in front of them, as SBaGen does.
+        /// line's time spec written in front of them, as SBaGen does (checked first: see
+        /// `expandedCount`).
         mutating func timeLine(_ content: String, line: Int, prefix: String) throws {
-            var words = content.split(whereSeparator: \.isWhitespace).map(String.init)[...]
-            guard let spec = words.popFirst() else { return }
-            let fullSpec = prefix + spec
-            var fadeIn: Character = "-", fadeOut: Character = "-"
-            if let fade = words.first, fade.count == 2, let a = fade.first, let b = fade.last, "<-=".contains(a), ">-=".contains(b),
-               words.count >= 2 {
-                fadeIn = a
-                fadeOut = b
-                words.removeFirst()
-            }
-            guard let name = words.popFirst() else { throw error(line, "a time line needs a tone-set or block name after the time") }
+            guard let words = TimeLineWords(content) else { return }
+            let fullSpec = prefix + words.spec
+            guard let name = words.name else { throw error(line, "a time line needs a tone-set or block name after the time") }
             if blocks[name] == nil, result.toneSets[name] == nil, (try? voice(name, line: line)) != nil {
                 throw error(line, "tones written on time lines ('\(name)', SBaGenX's library syntax) are not supported: define a tone-set")
             }
-            let slide = words.first == "->"
-            if slide { words.removeFirst() }
-            if let extra = words.first { throw error(line, "unexpected '\(extra)' after '\(name)'") }
+            var rest = words.rest
+            let slide = rest.first == "->"
+            if slide { rest.removeFirst() }
+            if let extra = rest.first { throw error(line, "unexpected '\(extra)' after '\(name)'") }
             if let block = blocks[name] {
+                if prefix.isEmpty {
+                    var counts: [String: Int] = [:]
+                    let count = try expandedCount(name, within: [], written: line, counts: &counts)
+                    guard result.timeline.count + count <= SBGParser.maximumTimeLines else {
+                        throw error(line, "more than \(SBGParser.maximumTimeLines) time lines (after expanding blocks)")
+                    }
+                }
                 for (inner, _) in block { try timeLine(inner, line: line, prefix: fullSpec) }
                 return
             }
             guard result.toneSets[name] != nil else { throw error(line, "'\(name)' is not a tone-set or block defined above") }
             let time = try self.time(fullSpec, line: line)
-            result.timeline.append(SBGFile.TimeLine(time: time, fadeIn: fadeIn, fadeOut: fadeOut, toneSet: name, slide: slide, line: line))
+            guard result.timeline.count < SBGParser.maximumTimeLines else {
+                throw error(line, "more than \(SBGParser.maximumTimeLines) time lines")
+            }
+            result.timeline.append(SBGFile.TimeLine(time: time, fadeIn: words.fadeIn, fadeOut: words.fadeOut, toneSet: name, slide: slide, line: line))
+        }
+
+        /// How many time lines block `name` expands to, found before expanding it: a block that
+        /// names itself (directly or through others) would never end, and blocks of blocks can
+        /// multiply into billions of lines. Either is an error on the line `written` that names
+        /// the block; the count stops just past the cap. `within`: the blocks on the way here.
+        func expandedCount(_ name: String, within: [String], written: Int, counts: inout [String: Int]) throws -> Int {
+            if let known = counts[name] { return known }
+            let chain = (within + [name]).joined(separator: " → ")
+            if within.contains(name) { throw error(written, "block '\(name)' names itself (\(chain)): a block cannot contain itself") }
+            guard within.count < SBGParser.maximumBlockDepth else {
+                throw error(written, "blocks nested more than \(SBGParser.maximumBlockDepth) deep (\(chain))")
+            }
+            var total = 0
+            for (inner, innerLine) in blocks[name] ?? [] {
+                var n = 1
+                if let named = TimeLineWords(inner)?.name, blocks[named] != nil {
+                    n = try expandedCount(named, within: within + [name], written: innerLine, counts: &counts)
+                }
+                total = min(total + n, SBGParser.maximumTimeLines + 1)
+            }
+            counts[name] = total
+            return total
         }
 
         /// `[NOW | hh:mm[:ss]] {+hh:mm[:ss]}`; a spec starting with `+` counts from the last
@@ -258,6 +316,28 @@ public enum SBGParser {
                 total += clock
             }
             return total.truncatingRemainder(dividingBy: 86_400)
+        }
+    }
+
+    /// The words of a time line: `TIMESPEC [FADE] NAME …`.
+    struct TimeLineWords {
+        let spec: String
+        var fadeIn: Character = "-", fadeOut: Character = "-"
+        var name: String?
+        /// What follows the name (`->`, or a mistake).
+        var rest: ArraySlice<String>
+
+        init?(_ content: String) {
+            var words = content.split(whereSeparator: \.isWhitespace).map(String.init)[...]
+            guard let spec = words.popFirst() else { return nil }
+            self.spec = spec
+            if let fade = words.first, fade.count == 2, let a = fade.first, let b = fade.last, "<-=".contains(a), ">-=".contains(b),
+               words.count >= 2 {
+                (fadeIn, fadeOut) = (a, b)
+                words.removeFirst()
+            }
+            name = words.popFirst()
+            rest = words
         }
     }
 

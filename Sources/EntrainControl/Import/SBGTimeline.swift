@@ -1,3 +1,4 @@
+import EntrainCore
 import EntrainEngine
 import Foundation
 
@@ -76,8 +77,12 @@ public enum SBGTimeline {
             case .unsupported: return State(kind: .none)
             }
         }
-        for (name, set) in file.toneSets {
+        for set in file.toneSets.values.sorted(by: { $0.line < $1.line }) {  // warnings in file order
+            let name = set.name
             for case .unsupported(let token, let reason)? in set.slots { warn(set.line, "tone-set '\(name)': \(token) left out: \(reason)") }
+            for voice in set.slots.compactMap({ $0 }) {
+                if let note = heldInRange(voice) { warn(set.line, "tone-set '\(name)': \(note)") }
+            }
         }
 
         // Transition windows, one per change between consecutive periods.
@@ -128,14 +133,36 @@ public enum SBGTimeline {
         return merge(tracks, from: start, length: length, name: name, description: file.notes.joined(separator: " "), warnings: &warnings, path: path)
     }
 
+    /// What `ImportedTimeline.tone` will change about a voice to bring it into entrain's ranges.
+    static func heldInRange(_ voice: SBGFile.Voice) -> String? {
+        let carrier: Double, beat: Double, isochronic: Bool
+        switch voice {
+        case .binaural(let c, let b, _, _), .monaural(let c, let b, _): (carrier, beat, isochronic) = (c, b, false)
+        case .isochronic(let c, let p, _, _): (carrier, beat, isochronic) = (c, p, true)
+        default: return nil
+        }
+        var notes: [String] = []
+        if carrier < 20 || carrier > 1500 { notes.append("carrier \(ParameterSpec.format(carrier)) Hz held at \(carrier < 20 ? 20 : 1500) Hz") }
+        if abs(beat) > 100 { notes.append("beat \(ParameterSpec.format(beat)) Hz held at 100 Hz") }
+        if isochronic && abs(beat) < 0.5 { notes.append("pulse \(ParameterSpec.format(beat)) Hz raised to 0.5 Hz") }
+        return notes.isEmpty ? nil : notes.joined(separator: ", ") + " (entrain's range)"
+    }
+
     static func waveformIndex(_ w: SBGFile.Waveform) -> Int { ["sine": 0, "square": 1, "triangle": 2, "sawtooth": 3][w.rawValue] ?? 0 }
 
-    /// A track's value at `t`, just before (`after` false) or just after a jump there.
+    /// A track's value at `t`, just before (`after` false) or just after a jump there. Tracks
+    /// are in time order: a binary search finds the segment, so a day of one-second lines
+    /// imports in linear-logarithmic time.
     static func value(_ track: Track, at t: Double, after: Bool) -> State {
         guard let first = track.first else { return State(kind: .none) }
         if t < first.time { return first.state }
-        var i = 0
-        while i + 1 < track.count && (track[i + 1].time < t || (after && track[i + 1].time == t)) { i += 1 }
+        // The last point (from index 0) such that every later point up to it lies before t (at t when `after`).
+        var low = 1, high = track.count
+        while low < high {
+            let mid = (low + high) / 2
+            if track[mid].time < t || (after && track[mid].time == t) { low = mid + 1 } else { high = mid }
+        }
+        let i = low - 1
         guard i + 1 < track.count else { return track[i].state }
         let (t0, s0) = track[i], (t1, s1) = track[i + 1]
         guard t1 > t0, s0.kind == s1.kind else { return t1 <= t ? s1 : s0 }

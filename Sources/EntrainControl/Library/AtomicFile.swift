@@ -1,14 +1,21 @@
+import EntrainFiles
 import Foundation
 
 /// Writes a file so that a crash never leaves it half-written: a temporary file beside it,
-/// fsync, rename over the target, fsync of the directory.
+/// fsync, rename over the target, fsync of the directory. Temporary files left in the folder
+/// by writers that were killed (SIGKILL, power cut) are removed on the way.
 public enum AtomicFile {
-    public static func write(_ data: Data, to url: URL) throws {
+    /// `label` names the file in errors (default: its path).
+    public static func write(_ data: Data, to url: URL, label: String? = nil) throws {
+        let name = label ?? url.path
         let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw LibraryError.cannotWrite(url.path, String(cString: strerror(errno))) }
+        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+            throw LibraryError.cannotWrite(name, "cannot create its folder")
+        }
+        StaleTemporaries.sweep(directory, suffix: "tmp")
+        let temporary = StaleTemporaries.name(for: url, suffix: "tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw LibraryError.cannotWrite(name, String(cString: strerror(errno))) }
         var ok = data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -23,7 +30,7 @@ public enum AtomicFile {
         close(fd)
         guard ok, rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)
-            throw LibraryError.cannotWrite(url.path, reason)
+            throw LibraryError.cannotWrite(name, reason)
         }
         let dir = open(directory.path, O_RDONLY)
         if dir >= 0 { fsync(dir); close(dir) }
@@ -37,6 +44,9 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
     case exists(String, String)
     case badFile(String, String)
     case badIndex(Int, Int)
+    /// A document that resolves outside its folder (a link leading out).
+    case outside(String, String)
+    case unreadable(DocumentReadError)
 
     public var description: String {
         switch self {
@@ -46,6 +56,8 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
         case .exists(let kind, let name): "a \(kind) named '\(name)' exists already"
         case .badFile(let path, let why): "\(path): \(why)"
         case .badIndex(let index, let count): "item \(index) does not exist (the playlist has \(count), numbered from 1)"
+        case .outside(let kind, let file): "\(file) leads outside the \(kind) folder (a link?); refused"
+        case .unreadable(let problem): "\(problem)"
         }
     }
 }

@@ -32,16 +32,23 @@ public struct Playlists: Sendable {
     }
 
     public func items(_ name: String) throws -> [Item] {
-        let (text, url) = try store.read(name)
+        let text = try store.read(name).text, file = store.label(name)
         let root: JSONNode
-        do { root = try JSONDocument.parse(text) } catch let e as JSONSyntaxError { throw LibraryError.badFile(url.path, "\(e.line):\(e.column): \(e.message)") }
-        guard let list = root["items"], case .array(let nodes) = list.value else { throw LibraryError.badFile(url.path, "expected {\"items\": [...]}") }
+        do { root = try JSONDocument.parse(text) } catch let e as JSONSyntaxError { throw LibraryError.badFile(file, "\(e.line):\(e.column): \(e.message)") }
+        guard let list = root["items"], case .array(let nodes) = list.value else { throw LibraryError.badFile(file, "expected {\"items\": [...]}") }
         return try nodes.map { node in
-            func bad(_ why: String) -> LibraryError { .badFile(url.path, "\(node.line):\(node.column): \(why)") }
-            let fade: Double
-            if case .number(let f)? = node["fade"]?.value { fade = f } else { fade = 5 }
+            func bad(_ why: String) -> LibraryError { .badFile(file, "\(node.line):\(node.column): \(why)") }
+            var fade = 5.0
+            if let f = node["fade"] {
+                guard case .number(let seconds) = f.value, seconds >= 0, seconds <= Session.maximumStageSeconds else {
+                    throw LibraryError.badFile(file, "\(f.line):\(f.column): \"fade\" must be a number of seconds from 0 to a week")
+                }
+                fade = seconds
+            }
             if case .string(let preset)? = node["preset"]?.value {
-                guard case .number(let seconds)? = node["duration"]?.value, seconds > 0 else { throw bad("a preset item needs \"duration\" in seconds") }
+                guard case .number(let seconds)? = node["duration"]?.value, seconds > 0, seconds <= Session.maximumStageSeconds else {
+                    throw bad("a preset item needs \"duration\": more than 0 and at most a week (604800 seconds)")
+                }
                 return Item(kind: .preset, name: preset, duration: seconds, fade: min(fade, seconds))
             }
             if case .string(let session)? = node["session"]?.value { return Item(kind: .session, name: session, fade: fade) }
@@ -66,6 +73,12 @@ public struct Playlists: Sendable {
 
     public func add(_ item: Item, to name: String) throws {
         try NamedStore.check(item.name)
+        if let seconds = item.duration, !(seconds > 0 && seconds <= Session.maximumStageSeconds) {
+            throw LibraryError.badFile(store.label(name), "a preset plays for more than 0 and at most a week (604800 seconds)")
+        }
+        guard item.fade >= 0, item.fade <= Session.maximumStageSeconds else {
+            throw LibraryError.badFile(store.label(name), "a fade lasts from 0 to a week")
+        }
         try save(name, try items(name) + [item])
     }
 

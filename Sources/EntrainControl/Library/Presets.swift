@@ -35,14 +35,12 @@ public struct Presets: Sendable {
 
     /// Every entry of preset `name`, checked.
     public func changes(_ name: String) throws -> [ControlChange] {
-        let (text, url) = try store.read(name)
-        return try Self.changes(text, file: url.path)
+        try Self.changes(try store.read(name).text, file: store.label(name))
     }
 
     /// The preset's engine values over `base` (a preset may name only some parameters).
     public func load(_ name: String, over base: ParameterValues) throws -> ParameterValues {
-        let (text, url) = try store.read(name)
-        return try Self.decode(text, file: url.path, over: base)
+        return try Self.decode(try store.read(name).text, file: store.label(name), over: base)
     }
 
     /// A preset document's entries, each checked against its address (problems come back as
@@ -94,20 +92,21 @@ public struct Presets: Sendable {
     var lastUsedURL: URL { store.folder.deletingLastPathComponent().appendingPathComponent("last-used.json") }
 
     public func saveLastUsed(entries: [(address: String, value: ControlValue)]) throws {
-        try AtomicFile.write(Data(document(name: "last used", entries: entries).utf8), to: lastUsedURL)
+        try AtomicFile.write(Data(document(name: "last used", entries: entries).utf8), to: lastUsedURL, label: "last-used.json")
     }
 
     public func saveLastUsed(_ values: ParameterValues) throws { try saveLastUsed(entries: EngineFamily.entries(values)) }
 
-    /// The last-used settings, or nil if there are none (or they no longer fit).
-    public func lastUsedChanges() -> [ControlChange]? {
-        guard let text = try? String(contentsOf: lastUsedURL, encoding: .utf8) else { return nil }
-        return try? Self.changes(text, file: lastUsedURL.path)
+    /// The last-used settings' text, or nil if there are none (or the file leads out of the data folder).
+    private var lastUsedText: String? {
+        try? NamedStore.readConfined(lastUsedURL, in: lastUsedURL.deletingLastPathComponent(), label: "last-used.json", kind: "data")
     }
+
+    /// The last-used settings, or nil if there are none (or they no longer fit).
+    public func lastUsedChanges() -> [ControlChange]? { lastUsedText.flatMap { try? Self.changes($0, file: "last-used.json") } }
 
     /// The last-used engine values over `base`, or nil.
     public func lastUsed(over base: ParameterValues) -> ParameterValues? {
-        guard let text = try? String(contentsOf: lastUsedURL, encoding: .utf8) else { return nil }
-        return try? Self.decode(text, file: lastUsedURL.path, over: base)
+        lastUsedText.flatMap { try? Self.decode($0, file: "last-used.json", over: base) }
     }
 }

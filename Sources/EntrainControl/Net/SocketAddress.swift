@@ -63,7 +63,7 @@ public struct AllowList: Sendable, Equatable {
     public init(parsing text: String) throws {
         for item in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             if item == "any" { anyone = true; continue }
-            let parts = item.split(separator: "/", maxSplits: 1)
+            let parts = item.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)  // "10.0.0.0/" is refused
             guard let address = SocketAddress(host: String(parts[0]), port: 0) else { throw AllowListError.bad(item) }
             var bits = 32
             if parts.count == 2 {

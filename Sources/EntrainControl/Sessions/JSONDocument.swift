@@ -1,3 +1,4 @@
+import EntrainFiles
 import Foundation
 
 /// A JSON value that remembers where it was written, so every problem in a file can be
@@ -53,7 +54,8 @@ public struct JSONSyntaxError: Error, CustomStringConvertible {
     public var description: String { "\(line):\(column): \(message)" }
 }
 
-/// A strict JSON (RFC 8259) parser with positions. Depth-limited; never recurses unboundedly.
+/// A strict JSON (RFC 8259) parser with positions. Nesting deeper than `InputLimits.jsonDepth`
+/// (the limit every JSON reader shares) is an error: it never recurses unboundedly.
 public struct JSONDocument {
     public static func parse(_ text: String) throws -> JSONNode {
         var parser = JSONDocument(bytes: Array(text.utf8))
@@ -85,51 +87,57 @@ public struct JSONDocument {
     }
 
     private mutating func value(depth: Int) throws -> JSONNode {
-        guard depth < 64 else { throw error("nested more than 64 deep") }
         guard index < bytes.count else { throw error("the document ends where a value was expected") }
         let (startLine, startColumn) = (line, column)
         func node(_ v: JSONValue) -> JSONNode { JSONNode(value: v, line: startLine, column: startColumn) }
         switch bytes[index] {
-        case UInt8(ascii: "{"):
-            index += 1
-            var members: [(key: String, value: JSONNode)] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return node(.object(members)) }
-            while true {
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a \"key\" in quotes") }
-                let key = try string()
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after \"\(key)\"") }
-                index += 1
-                skipSpace()
-                members.append((key, try value(depth: depth + 1)))
-                skipSpace()
-                guard index < bytes.count else { throw error("the object is not closed: expected '}'") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return node(.object(members)) }
-                throw error("expected ',' or '}' in the object")
-            }
-        case UInt8(ascii: "["):
-            index += 1
-            var items: [JSONNode] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return node(.array(items)) }
-            while true {
-                skipSpace()
-                items.append(try value(depth: depth + 1))
-                skipSpace()
-                guard index < bytes.count else { throw error("the array is not closed: expected ']'") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return node(.array(items)) }
-                throw error("expected ',' or ']' in the array")
-            }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < InputLimits.jsonDepth else { throw error("nested more than \(InputLimits.jsonDepth) deep") }
+            return bytes[index] == UInt8(ascii: "{") ? try object(depth: depth, at: node) : try array(depth: depth, at: node)
         case UInt8(ascii: "\""): return node(.string(try string()))
         case UInt8(ascii: "t"): try literal("true"); return node(.bool(true))
         case UInt8(ascii: "f"): try literal("false"); return node(.bool(false))
         case UInt8(ascii: "n"): try literal("null"); return node(.null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return node(.number(try number()))
         default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    private mutating func object(depth: Int, at node: (JSONValue) -> JSONNode) throws -> JSONNode {
+        index += 1
+        var members: [(key: String, value: JSONNode)] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return node(.object(members)) }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a \"key\" in quotes") }
+            let key = try string()
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after \"\(key)\"") }
+            index += 1
+            skipSpace()
+            members.append((key, try value(depth: depth + 1)))
+            skipSpace()
+            guard index < bytes.count else { throw error("the object is not closed: expected '}'") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return node(.object(members)) }
+            throw error("expected ',' or '}' in the object")
+        }
+    }
+
+    private mutating func array(depth: Int, at node: (JSONValue) -> JSONNode) throws -> JSONNode {
+        index += 1
+        var items: [JSONNode] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return node(.array(items)) }
+        while true {
+            skipSpace()
+            items.append(try value(depth: depth + 1))
+            skipSpace()
+            guard index < bytes.count else { throw error("the array is not closed: expected ']'") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return node(.array(items)) }
+            throw error("expected ',' or ']' in the array")
         }
     }
 

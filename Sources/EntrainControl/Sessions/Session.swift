@@ -1,6 +1,7 @@
 import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
+import EntrainFiles
 import Foundation
 
 /// A session program: named stages played one after another on the frame clock.
@@ -36,6 +37,10 @@ public struct Session: Sendable {
     public var description: String
     public var stages: [Stage]
 
+    /// The longest stage a file may give: a week. Any sum of stages a file can hold (see
+    /// `InputLimits.documentBytes`) stays far inside the frame counter at any sample rate.
+    public static let maximumStageSeconds = 7 * 24 * 3600.0
+
     public var duration: Double { stages.reduce(0) { $0 + $1.duration } }
 }
 
@@ -48,10 +53,27 @@ public struct SessionProblem: Error, CustomStringConvertible, Sendable {
     /// Warnings (a misspelt key, say) do not stop a session from loading.
     public let isWarning: Bool
 
-    public var description: String { "\(file):\(line):\(column): \(isWarning ? "warning" : "error"): \(message)" }
+    /// `file:line:column: error: …`; a problem with the whole file (line 0) is `file: error: …`.
+    public var description: String {
+        "\(file)\(line > 0 ? ":\(line):\(column)" : ""): \(isWarning ? "warning" : "error"): \(message)"
+    }
 }
 
 public struct SessionLoadError: Error, CustomStringConvertible {
     public let problems: [SessionProblem]
     public var description: String { problems.map(\.description).joined(separator: "\n") }
+
+    public init(problems: [SessionProblem]) { self.problems = problems }
+
+    /// One error at `line` (column 1) of `file`.
+    static func at(_ file: String, line: Int, _ message: String) -> SessionLoadError {
+        SessionLoadError(problems: [SessionProblem(file: file, line: line, column: 1, message: message, isWarning: false)])
+    }
+
+    /// `read()`'s result, its failure (missing, a folder, too large) as a session problem.
+    static func reading<T>(_ read: () throws -> T) throws -> T {
+        do { return try read() } catch let error as DocumentReadError {
+            throw SessionLoadError(problems: [SessionProblem(file: error.file, line: 0, column: 0, message: error.reason, isWarning: false)])
+        }
+    }
 }

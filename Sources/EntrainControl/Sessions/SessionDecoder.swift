@@ -1,6 +1,7 @@
 import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
+import EntrainFiles
 import Foundation
 
 /// Reads a session file, collecting every problem with its file:line:column and what was
@@ -17,12 +18,10 @@ public struct SessionDecoder {
     private(set) var problems: [SessionProblem] = []
     private var lastConstraintProblem: String?
 
-    public static func load(_ url: URL) throws -> (session: Session, warnings: [SessionProblem]) {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw SessionLoadError(problems: [SessionProblem(file: url.path, line: 0, column: 0, message: "cannot read: \(error.localizedDescription)", isWarning: false)])
-        }
-        return try decode(text, file: url.path)
+    /// `label` names the file in problems (default: its path).
+    public static func load(_ url: URL, label: String? = nil) throws -> (session: Session, warnings: [SessionProblem]) {
+        let file = label ?? url.path
+        return try decode(try SessionLoadError.reading { try DocumentFile.text(url, label: file) }, file: file)
     }
 
     public static func decode(_ text: String, file: String) throws -> (session: Session, warnings: [SessionProblem]) {
@@ -162,20 +161,33 @@ public struct SessionDecoder {
         return out
     }
 
-    /// Seconds as a number, or "hh:mm:ss" / "mm:ss".
+    /// Seconds as a number, or "hh:mm:ss" / "mm:ss" (plain decimal fields), more than 0 and at
+    /// most `Session.maximumStageSeconds`.
     private mutating func duration(_ node: JSONNode) -> Double? {
+        var seconds: Double?
         switch node.value {
-        case .number(let n) where n > 0 && n <= 7 * 24 * 3600: return n
-        case .string(let s):
-            let parts = s.split(separator: ":").map { Double($0) }
-            if (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 }) {
-                let total = parts.reduce(0.0) { $0 * 60 + $1! }
-                if total > 0 { return total }
-            }
+        case .number(let n): seconds = n
+        case .string(let s): seconds = Self.clock(s)
         default: break
         }
-        problem(node, "\"duration\" must be a positive number of seconds (up to a week) or \"mm:ss\" / \"hh:mm:ss\"")
+        if let seconds, seconds > 0, seconds <= Session.maximumStageSeconds { return seconds }
+        problem(node, "\"duration\" must be more than 0 and at most a week (604800 seconds): a number of seconds, or \"mm:ss\" / \"hh:mm:ss\"")
         return nil
+    }
+
+    /// "mm:ss" or "hh:mm:ss" in seconds; each field plain digits (the last may have a fraction),
+    /// so "inf", "1e30" and signs are refused.
+    static func clock(_ text: String) -> Double? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(fields.count) else { return nil }
+        var total = 0.0
+        for (i, field) in fields.enumerated() {
+            let parts = field.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            let digitsOnly = parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+            guard digitsOnly, parts.count == 1 || i == fields.count - 1, field.count <= 20, let value = Double(field) else { return nil }
+            total = total * 60 + value
+        }
+        return total
     }
 
     private mutating func text(_ node: JSONNode?, _ key: String) -> String? {

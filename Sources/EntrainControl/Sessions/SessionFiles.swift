@@ -1,3 +1,4 @@
+import EntrainFiles
 import Foundation
 
 /// Any session-like file by its extension: .json sessions, .gnaural and .sbg imports.
@@ -14,9 +15,7 @@ public enum SessionFiles {
         switch url.pathExtension.lowercased() {
         case "gnaural": return try GnauralImporter.load(url)
         case "sbg":
-            guard let text = try? String(contentsOf: url, encoding: .utf8) ?? String(contentsOf: url, encoding: .isoLatin1) else {
-                throw SessionLoadError(problems: [SessionProblem(file: url.path, line: 0, column: 0, message: "cannot read the file", isWarning: false)])
-            }
+            let text = try SessionLoadError.reading { try DocumentFile.text(url, fallback: .isoLatin1) }
             var (file, warnings) = try SBGParser.parse(text, file: url.path, now: secondsSinceLocalMidnight())
             let session = try SBGTimeline.session(file, name: url.deletingPathExtension().lastPathComponent, warnings: &warnings, path: url.path)
             return (session, warnings)

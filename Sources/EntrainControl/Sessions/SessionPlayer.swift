@@ -1,5 +1,6 @@
 import EntrainAddressSpace
 import EntrainCore
+import EntrainDSP
 import EntrainEngine
 import Foundation
 
@@ -40,14 +41,14 @@ public struct SessionProgram: Sendable {
         var others: [(frame: Int64, change: ControlChange)] = []
         var elapsed = 0.0
         for stage in session.stages {
-            let frame = Int64((elapsed * sampleRate).rounded())
+            let frame = Int64(saturating: elapsed * sampleRate)
             starts.append(frame)
             if let block = stage.pluginBlocks.last(where: { $0.key == "haptic" })?.value,
                case .string(let name)? = block["pattern"]?.value {
                 patterns.append((frame, name))
             }
             if let block = AmbientStage.parse(stage) { ambient.append((frame, block)) }
-            let end = Int64(((elapsed + stage.duration) * sampleRate).rounded())
+            let end = Int64(saturating: (elapsed + stage.duration) * sampleRate)
             let slide = Double(end - frame) / sampleRate  // exactly to the next boundary
             let (glide, exponential): (Double?, Bool?) = switch stage.transition {
             case .hold: (nil, nil)
@@ -70,7 +71,7 @@ public struct SessionProgram: Sendable {
             elapsed += stage.duration
         }
         self.changes = changes
-        frames = Int64((elapsed * sampleRate).rounded())
+        frames = Int64(saturating: elapsed * sampleRate)
         stageStarts = starts
         patternStarts = patterns
         ambientStarts = ambient
@@ -97,7 +98,7 @@ public struct SessionProgram: Sendable {
         for change in changes where change.frame <= frame {
             guard let spec = try? table.entry(for: change.address).spec else { continue }
             let before = slides[change.address].map { Self.value(of: $0, at: change.frame) } ?? change.value
-            let length = Int64(((change.glide ?? spec.glideSeconds) * sampleRate).rounded())
+            let length = Int64(saturating: (change.glide ?? spec.glideSeconds) * sampleRate)
             if slides[change.address] == nil { order.append(change.address) }
             slides[change.address] = (before, change.value, change.frame, length, change.exponential ?? spec.glidesExponentially)
         }

@@ -56,9 +56,10 @@ public final class SessionTransport: Sendable {
 
     /// A session from the session directories, decoded (not loaded).
     public func session(named name: String) throws -> Session {
-        let url = try resolve(name)
-        let session = try SessionDecoder.load(url).session
-        try ambient?.presets.check(session, file: url.path)
+        let files = self.files
+        let url = try files.resolve(name)
+        let session = try SessionDecoder.load(url, label: files.label(url)).session
+        try ambient?.presets.check(session, file: files.label(url))
         return session
     }
 
@@ -73,15 +74,7 @@ public final class SessionTransport: Sendable {
         status.withLock { $0 = Status(program: program, player: nil, state: .idle, position: 0, timerEnd: $0.timerEnd) }
     }
 
-    func resolve(_ name: String) throws -> URL {
-        do {
-            return try ConfinedFiles(directories: directories, fileExtension: "json").resolve(name)
-        } catch .outside(let name) {
-            throw TransportError.outsideSessionDirectories(name)
-        } catch .notFound(let name, let searched) {
-            throw TransportError.notFound(name, searched)
-        }
-    }
+    var files: ConfinedFiles { ConfinedFiles(directories: directories, fileExtension: "json", kind: "session") }
 
     // MARK: - Transport
 
@@ -231,8 +224,6 @@ public final class SessionTransport: Sendable {
 }
 
 public enum TransportError: Error, CustomStringConvertible {
-    case outsideSessionDirectories(String)
-    case notFound(String, [String])
     case nothingLoaded
     case notPlaying
     case seekOutOfRange(Double, Double)
@@ -240,8 +231,6 @@ public enum TransportError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .outsideSessionDirectories(let name): "'\(name)' is outside the session directories (give a name, not a path)"
-        case .notFound(let name, let dirs): "no session '\(name)' in \(dirs.joined(separator: " or "))"
         case .nothingLoaded: "no session loaded (/session/load s:name first)"
         case .notPlaying: "no session is playing"
         case .seekOutOfRange(let s, let total): "cannot seek to \(s) s: the session is \(String(format: "%.1f", total)) s long"
