@@ -7,6 +7,8 @@ import Synchronization
 /// then apply) and hands back its replies. A sender's later messages wait behind its load, so
 /// "load, then play" keeps its order; `/panic` and `/ping` never wait.
 /// `admit` and `finished` are called from the server thread only.
+// @unchecked: `held` is touched by the server thread only (admit, finished); the worker touches
+// only `router` (Sendable) and `done` (behind its mutex).
 final class FileLoadQueue: @unchecked Sendable {
     enum Admission: Equatable {
         /// Route it now, on the calling thread.

@@ -47,7 +47,7 @@ final class AmbientSchemaTests: XCTestCase {
                               limits: .init(lifetime: 600, bytesPerSecond: 100_000_000))  // no pacing here
         XCTAssertTrue(hub.subscribe(.udp(SocketAddress(host: "127.0.0.1", port: 9)!), now: 0))
         let faders = KesshoParameters.all.filter {
-            switch $0.kind { case .number(_?, _), .bool, .choice: true; default: $0.key == "rootNote" }
+            switch $0.kind { case .number: $0.loadRange != nil; case .bool, .choice: true; case .text: false }
         }
         XCTAssertEqual(hub.fullState().count, 403 + faders.count, "every key, and /norm for the ranged, toggles and choices")
         func ambient(_ now: Double) -> [OSCMessage] {
