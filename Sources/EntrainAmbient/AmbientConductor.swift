@@ -44,6 +44,9 @@ public final class AmbientConductor: @unchecked Sendable {
     private var morph: Morph?
     /// Key changes time-tagged beyond the lookahead, in frame order (equal frames: as sent).
     private var tagged: [TaggedChange] = []
+    /// Counts the changes from outside (keys set, glides started): events carry it so the plugin
+    /// skips settings computed before a change it has already applied.
+    private var version: UInt64 = 0
 
     struct TaggedChange {
         let frame: Int64
@@ -131,9 +134,10 @@ public final class AmbientConductor: @unchecked Sendable {
 
     /// Change several keys (already validated) together, on engine frame `frame` (nil: now) and
     /// gliding there over `glideSeconds` (0: at once; numbers glide, other keys switch at the
-    /// start). A frame beyond the lookahead waits here and lands exactly; one inside it (already
-    /// queued events come first) lands with the next queued event, at most the lookahead late.
-    /// While the engine is stopped a change applies to the state at once.
+    /// start). A frame beyond the lookahead waits here until its turn; one inside it is sent at
+    /// once for its own frame (the plugin takes events in frame order, and skips steps computed
+    /// before this change: `AmbientEvent.version`). Either way it lands on its frame. While the
+    /// engine is stopped a change applies to the state at once.
     public func set(_ changes: [(key: String, value: KesshoValue)], at frame: Int64? = nil, glideSeconds: Double = 0) throws {
         try lock.withLock {
             if let frame, playing, frame > clock().frame + lookahead {
@@ -141,16 +145,17 @@ public final class AmbientConductor: @unchecked Sendable {
                 tagged.insert(change, at: tagged.firstIndex { $0.frame > frame } ?? tagged.count)
                 return
             }
-            try apply(changes, glideSeconds: glideSeconds, at: frame.map { max($0, lastFrame) })
+            try apply(changes, glideSeconds: glideSeconds, at: frame)
         }
     }
 
     /// Under the lock: the keys take their values (or start gliding there) at `frame`.
     private func apply(_ changes: [(key: String, value: KesshoValue)], glideSeconds: Double, at frame: Int64?) throws {
+        version &+= 1  // what was queued before this no longer holds
         if glideSeconds > 0, playing {
             var target = morph?.to ?? current
             for (key, value) in changes { target[key] = value }
-            let start = max(frame ?? clock().frame, lastFrame)
+            let start = frame ?? clock().frame
             morph = Morph(from: current, to: target, startFrame: start, frames: Int64(glideSeconds * sampleRate), lastStepFrame: start)
             return
         }
@@ -162,7 +167,7 @@ public final class AmbientConductor: @unchecked Sendable {
             if key == "cofDriftEnabled", value == .bool(false) { driver?.resetDrift() }
             if key == "seedWindow", old != value, playing { restartStreams(at: grid.origin) }
         }
-        try pushSettings(at: frame)
+        try push(.settings(settingsNow, at: frame ?? clock().frame))
     }
 
     /// Replace the whole state (a preset, with its slider modes), gliding there over `crossfade`
@@ -172,15 +177,16 @@ public final class AmbientConductor: @unchecked Sendable {
         try lock.withLock {
             driver?.resetDrift()
             self.sliders = sliders
+            version &+= 1
             if playing { walk = KesshoSliderWalk(sliders, seed: seedValue) }
             if crossfade > 0, playing {
-                let start = max(clock().frame, lastFrame)
+                let start = clock().frame
                 morph = Morph(from: current, to: state, startFrame: start, frames: Int64(crossfade * sampleRate),
                               lastStepFrame: start)
             } else {
                 morph = nil
                 current = state
-                try pushSettings()
+                try push(.settings(settingsNow, at: clock().frame))
             }
         }
     }
@@ -313,6 +319,8 @@ public final class AmbientConductor: @unchecked Sendable {
     }
 
     private func push(_ event: AmbientEvent) throws {
+        var event = event
+        event.version = version
         try engine.pushAmbient(event)
         lastFrame = max(lastFrame, event.frame)
     }

@@ -42,7 +42,8 @@ public struct Engine {
     public var avLatencyFrames = 0
     public var avHapticLatencyFrames = 0
     var fadeInFrames: Int
-    var pending = PendingCommands()
+    var pending = PendingCommands(filler: Command(frame: 0, kind: .set))
+    var pendingAmbient = PendingAmbientEvents(filler: AmbientEvent(frame: 0, kind: .settings))
     var stopping = false
     /// The panic state applied (the request is `status.panicRequested`).
     var panicked = false
@@ -214,21 +215,27 @@ public struct Engine {
         renderAmbient(io[.ambientL], io[.ambientR], range)
     }
 
-    /// The ambient plugin, split further at its own events' frames. Without ports (an offline
-    /// render of entrainment only) its events still apply, so its state stays true.
+    /// The ambient plugin, split further at its own events' frames (taken off their ring in
+    /// frame order, so an event for an earlier frame than one already queued still lands on its
+    /// own). Without ports (an offline render of entrainment only) its events still apply, so
+    /// its state stays true.
     @inline(__always)
     mutating func renderAmbient(_ left: UnsafeMutablePointer<Float>?, _ right: UnsafeMutablePointer<Float>?,
                                 _ range: Range<Int>) {
+        while !pendingAmbient.isFull, let event = ambientEvents.pointee.peek() {
+            pendingAmbient.insert(event)
+            ambientEvents.pointee.pop()
+        }
         let mixL = mix + 2 * Self.maximumChunk, mixR = mix + 3 * Self.maximumChunk
         var start = range.lowerBound
         while start < range.upperBound {
             let now = frame + Int64(start)
-            while let event = ambientEvents.pointee.peek(), event.frame <= now {
+            while let event = pendingAmbient.first, event.frame <= now {
                 ambient.apply(event, bus: &ambientBus)
-                ambientEvents.pointee.pop()
+                pendingAmbient.removeFirst()
             }
             var end = range.upperBound
-            if let next = ambientEvents.pointee.peek(), next.frame < frame + Int64(end) { end = Int(next.frame - frame) }
+            if let next = pendingAmbient.first, next.frame < frame + Int64(end) { end = Int(next.frame - frame) }
             if let left, let right {
                 if ambient.running {
                     ambient.render(mixL, mixR, start..<end)

@@ -15,10 +15,10 @@ final class AddressSpaceTests: XCTestCase {
 
     /// An engine, the ambient conductor on its offline clock (a render's lookahead), and the
     /// space of both families.
-    func parts(state: KesshoState = .defaults) throws -> (EngineHost, AmbientConductor, AddressSpace) {
+    func parts(state: KesshoState = .defaults, lookahead: Double = 256.0 / 48_000) throws -> (EngineHost, AmbientConductor, AddressSpace) {
         let host = try TestEngine.host(["/entrain/volume": "0.5"])
         let start = self.start
-        let conductor = AmbientConductor(host: host, state: state, seed: 1, lookaheadSeconds: 256.0 / 48_000) {
+        let conductor = AmbientConductor(host: host, state: state, seed: 1, lookaheadSeconds: lookahead) {
             .init(frame: host.frame, unixSeconds: start + Double(host.frame) / 48_000)
         }
         return (host, conductor, AddressSpace([EngineFamily(CurrentEngine(host)), AmbientFamily(conductor)]))
@@ -65,16 +65,32 @@ final class AddressSpaceTests: XCTestCase {
     /// limiter's look-ahead, and differ from there.
     func testATimeTaggedAmbientChangeLandsOnItsFrameInARender() throws {
         let at: Int64 = 2 * 48_000 + 123
+        try assertLandsOnItsFrame(at, lookahead: 256.0 / 48_000, sentAt: 0)
+    }
+
+    /// The live conductor queues the phrase grid 0.25 s ahead; a change tagged nearer than that
+    /// (or sent for "now") still lands on its own frame, not behind what was queued.
+    func testAChangeInsideTheConductorsLookaheadLandsOnItsFrame() throws {
+        let at: Int64 = 2 * 48_000 + 123
+        try assertLandsOnItsFrame(at, lookahead: 0.25, sentAt: at - 4_800)  // sent 0.1 s ahead
+    }
+
+    /// Renders with and without `/ambient/masterVolume` 0.1 tagged for `at`, sent when the engine
+    /// reaches `sentAt`: identical up to `at` plus the output limiter's look-ahead, different from there.
+    func assertLandsOnItsFrame(_ at: Int64, lookahead: Double, sentAt: Int64, line: UInt = #line) throws {
         func take(changing: Bool) throws -> [Float] {
-            let (host, conductor, space) = try parts()
+            let (host, conductor, space) = try parts(lookahead: lookahead)
             try conductor.play(fadeSeconds: 0)
-            if changing { try space.set([ControlChange("/ambient/masterVolume", .number(0.1))], at: at) }
-            return try render(host, conductor, blocks: 3 * 48_000 / 256, ports: [.ambientL])[.ambientL]!
+            return try render(host, conductor, blocks: 3 * 48_000 / 256, ports: [.ambientL]) { end in
+                if changing, end - 256 <= sentAt, sentAt < end {
+                    try space.set([ControlChange("/ambient/masterVolume", .number(0.1))], at: at)
+                }
+            }[.ambientL]!
         }
         let plain = try take(changing: false), changed = try take(changing: true)
-        XCTAssertGreaterThan(Measure.peak(plain[Int(at)...]), 0.01, "the engine is sounding there")
-        let first = try XCTUnwrap(Measure.firstDifference(plain, changed), "the change was never heard")
-        XCTAssertTrue((Int(at) + 71...Int(at) + 72).contains(first), "first difference at \(first), tagged \(at) (+71 look-ahead)")
+        XCTAssertGreaterThan(Measure.peak(plain[Int(at)...]), 0.01, "the engine is sounding there", line: line)
+        let first = try XCTUnwrap(Measure.firstDifference(plain, changed), "the change was never heard", line: line)
+        XCTAssertTrue((Int(at) + 71...Int(at) + 72).contains(first), "first difference at \(first), tagged \(at) (+71 look-ahead)", line: line)
     }
 
     static let stageSession = """

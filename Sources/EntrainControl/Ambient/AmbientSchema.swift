@@ -10,10 +10,9 @@ extension AmbientFamily {
         reachable at `/ambient/KEY`, with the web's names, ranges and steps. A value is checked by its
         kind and refused with `/error` when it does not fit (out of range is never clamped); numbers are
         then snapped to the key's step, as the web's sliders snap them. Setting a key takes effect at
-        once (the harmony reads it at the next 16 s phrase, as on the web). In a time-tagged bundle it
-        lands on the tag's frame when the tag is at least the conductor's lookahead (0.25 s) ahead;
-        nearer tags land with the next queued event, at most that much late. A glide argument slides
-        numbers there (other keys switch at once). Every key is stored, fed back and hashed into the phrase seed, as
+        once (the harmony reads it at the next 16 s phrase, as on the web); in a time-tagged bundle it
+        lands on the tag's frame, like every address. A glide argument slides numbers there (other
+        keys switch at once). Every key is stored, fed back and hashed into the phrase seed, as
         on the web, even those the engine does not render yet (see the status column). A key the
         loaded preset has in `walk` mode keeps wandering inside its range (10 Hz), as the web's UI
         moves it, so a value set there lasts until the next step.

@@ -27,6 +27,11 @@ public struct AmbientEvent: Sendable, BitwiseCopyable {
     public var seconds = 0.0
     public var seed: UInt64 = 0
     public var settings = AmbientSettings()
+    /// Settings and play events: the conductor's state version they were computed from. The
+    /// plugin skips settings older than the ones it applied, so a change sent now (which lands
+    /// on its own frame, before events queued earlier for later frames) is never undone by a
+    /// walk or morph step computed before it.
+    public var version: UInt64 = 0
 
     public init(frame: Int64, kind: Kind) {
         self.frame = frame

@@ -13,6 +13,8 @@ struct AmbientPlugin {
     /// Computing sound: from a play event until a stop's fade-out has finished.
     var running = false
     var stopping = false
+    /// The version of the settings in force (see `AmbientEvent.version`).
+    var settingsVersion: UInt64 = 0
 
     init(sampleRate: Double, quality: FDNReverb.Quality) {
         self.sampleRate = sampleRate
@@ -26,14 +28,14 @@ struct AmbientPlugin {
     mutating func apply(_ event: AmbientEvent, bus: inout OutputBus) {
         switch event.kind {
         case .settings:
-            sound.apply(event.settings)
+            applySettings(event)
         case .chord:
             sound.play(chord: event.chord, size: event.chordSize, offsets: event.offsets)
         case .grainSequence:
             sound.loadGrainSequence(streamCounter: event.streamCounter)
         case .play:
             sound.reseed(event.seed)
-            sound.apply(event.settings)
+            applySettings(event)
             running = true
             stopping = false
             bus.fade(to: 1, frames: Int(event.seconds * sampleRate))
@@ -41,6 +43,14 @@ struct AmbientPlugin {
             stopping = true
             bus.fade(to: 0, frames: Int(event.seconds * sampleRate))
         }
+    }
+
+    /// An event's settings, unless newer ones are in force already.
+    @inline(__always)
+    mutating func applySettings(_ event: AmbientEvent) {
+        guard event.version >= settingsVersion else { return }
+        settingsVersion = event.version
+        sound.apply(event.settings)
     }
 
     /// Render `range` of the ambient master (before the output bus) into `left`/`right`.
