@@ -151,7 +151,6 @@ public struct OSCRouter: Sendable {
             }
             return n
         }
-        let engine = host()
         do {
             switch message.address {
             case "/preset/save": try library.presets.save(try text(0), entries: space.presetSnapshot())
