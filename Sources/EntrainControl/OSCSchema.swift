@@ -165,7 +165,6 @@ public enum OSCSchema {
     }
 
     static func row(_ d: ControlDescriptor) -> String {
-        let defaults = OSCServer.Configuration()
         let type: String, range: String, curve: String
         switch d.kind {
         case .number(let r, let step, let c, let integer):
