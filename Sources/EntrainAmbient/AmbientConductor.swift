@@ -5,8 +5,9 @@ import Kessho
 
 /// The control side of the ambient engine: it owns the Kessho state and the seeded streams, and
 /// turns the 16 s UTC phrase grid into frame-exact events for the ambient plugin: play, chords,
-/// granulator sequences and settings, in the web's start order and draw order. The web drives the grid with timers; here each boundary is scheduled on the
-/// engine frame that plays at that wall-clock second.
+/// granulator sequences and settings, in the web's start order and draw order. The web drives
+/// the grid with timers; here each boundary is scheduled on the engine frame that plays at that
+/// wall-clock second.
 ///
 /// `pump` does the scheduling: call it regularly (live: every few tens of milliseconds; offline:
 /// before each block). Every method is thread-safe; the conductor is the ring's only producer.
@@ -145,7 +146,9 @@ public final class AmbientConductor: @unchecked Sendable {
                 tagged.insert(change, at: tagged.firstIndex { $0.frame > frame } ?? tagged.count)
                 return
             }
-            try apply(changes, glideSeconds: glideSeconds, at: frame)
+            // Stopped: the state changes now (nothing sounds; a far-off event would only hold
+            // a slot of the plugin's queue).
+            try apply(changes, glideSeconds: glideSeconds, at: playing ? frame : nil)
         }
     }
 

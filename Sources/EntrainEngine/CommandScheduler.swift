@@ -13,7 +13,6 @@ struct CommandScheduler {
 
     var count: Int { heap.count }
     var isFull: Bool { heap.count >= Self.capacity }
-    var nextFrame: Int64? { heap.first?.command.frame }
 
     mutating func insert(_ command: Command) {
         heap.append((command, sent))
@@ -58,8 +57,6 @@ struct CommandScheduler {
             child = parent
         }
     }
-
-    mutating func removeAll() { heap.removeAll(keepingCapacity: true) }
 
     private func precedes(_ a: (command: Command, order: UInt64), _ b: (command: Command, order: UInt64)) -> Bool {
         a.command.frame != b.command.frame ? a.command.frame < b.command.frame : a.order < b.order

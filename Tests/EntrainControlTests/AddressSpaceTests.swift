@@ -55,6 +55,11 @@ final class AddressSpaceTests: XCTestCase {
         }
         XCTAssertEqual(try space.parse("/ambient/tension", .text("0.337")).value, .number(0.34), "text numbers, snapped to the step")
         XCTAssertEqual(try space.parse("/entrain/mode", .number(2)).value, .text("isochronic"), "engine choices take an index")
+        XCTAssertEqual(try space.parse("/entrain/mode", .text("Isochronic")).value, .text("isochronic"), "and a name, in any case")
+        XCTAssertThrowsError(try space.parse("/entrain/mode", .text("stereo"))) {
+            XCTAssertEqual("\($0)", "/entrain/mode: 'stereo' is not one of binaural, monaural, isochronic (or its index)")
+        }
+        XCTAssertThrowsError(try space.parse("/entrain/carrier", .text("fast"))) { XCTAssertTrue("\($0)".contains("expects a number in Hz")) }
         XCTAssertThrowsError(try space.parse("/ambient/reverbType", .number(1)), "Kessho choices take names only")
         XCTAssertThrowsError(try space.parse("/ambient/cofCurrentStep", .number(1))) { XCTAssertTrue("\($0)".contains("read-only")) }
         XCTAssertThrowsError(try space.parse("/nowhere", .number(1))) { XCTAssertTrue("\($0)".contains("unknown address")) }
@@ -91,6 +96,20 @@ final class AddressSpaceTests: XCTestCase {
         XCTAssertGreaterThan(Measure.peak(plain[Int(at)...]), 0.01, "the engine is sounding there", line: line)
         let first = try XCTUnwrap(Measure.firstDifference(plain, changed), "the change was never heard", line: line)
         XCTAssertTrue((Int(at) + 71...Int(at) + 72).contains(first), "first difference at \(first), tagged \(at) (+71 look-ahead)", line: line)
+    }
+
+    /// While the engine is stopped, a tagged ambient change sets the state at once: it used to
+    /// be queued for its far-off frame, and 64 of them filled the plugin's queue.
+    func testTaggedAmbientChangesWhileStoppedApplyAtOnce() throws {
+        let (host, conductor, space) = try parts()
+        let renderer = OfflineRenderer(host: host, blockSize: 256)
+        let farAhead = Int64(9 * 365 * 86_400) * 48_000
+        for k in 0..<200 {
+            try space.set([ControlChange("/ambient/tension", .number(Double(k % 100) / 100))], at: farAhead + Int64(k))
+            if k % 10 == 9 { renderer.renderBlock(256) { _ in } }  // the engine runs meanwhile
+        }
+        XCTAssertEqual(conductor.state.number("tension"), 0.99)
+        try conductor.play(fadeSeconds: 0)  // the queue is free for the engine's own events
     }
 
     static let stageSession = """
