@@ -71,7 +71,8 @@ let package = Package(
         // conductor that schedules the phrase grid's chords onto engine frames.
         .target(name: "EntrainAmbient", dependencies: ["Kessho", "EntrainEngine", "EntrainDSP"]),
 
-        .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl", "EntrainAddressSpace"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",

@@ -44,20 +44,6 @@ public struct ControlDescriptor: Sendable {
         self.note = note
     }
 
-    /// Whether `ADDRESS/norm` exists: ranged numbers, toggles and choices.
-    public var hasNormalizedForm: Bool {
-        switch kind {
-        case .number(let range, _, _, _): range != nil
-        case .toggle, .choice: true
-        case .text, .list: false
-        }
-    }
-
-    public var glidesExponentially: Bool {
-        if case .number(_, _, .logarithmic, _) = kind { return true }
-        return false
-    }
-
     // MARK: Parsing
 
     /// The value `given` sets this address to, checked (never clamped: out of range is an
@@ -164,21 +150,17 @@ public struct ControlDescriptor: Sendable {
         }
     }
 
-    /// The option's index of a choice value (what the engine sees), nil otherwise.
-    public func index(of value: ControlValue) -> Int? {
-        guard case .choice(let options, _) = kind, case .text(let s) = value else { return nil }
-        return options.firstIndex(of: s)
-    }
-
     private var unitSuffix: String { unit.isEmpty ? "" : " \(unit)" }
     private var inUnit: String { unit.isEmpty ? "" : " in \(unit)" }
 
     /// Clamp to the range, then snap to a multiple of the step (the Kessho web app's quantiser,
-    /// so the state holds exactly what its sliders would).
+    /// so the state holds what its sliders would), then clamp again: a step that does not divide
+    /// the range, or float rounding (0.35000000000000003), must not leave a value its own
+    /// address would refuse.
     private func snap(_ n: Double, step: Double?, range: ClosedRange<Double>?) -> Double {
         guard let step, step > 0 else { return n }
-        let clamped = range.map { Swift.min(Swift.max(n, $0.lowerBound), $0.upperBound) } ?? n
-        return (clamped / step).rounded() * step
+        func clamp(_ x: Double) -> Double { range.map { Swift.min(Swift.max(x, $0.lowerBound), $0.upperBound) } ?? x }
+        return clamp((clamp(n) / step).rounded() * step)
     }
 
     /// A number as a person writes it: integers without a decimal point.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One parameter, declared once. The OSC router, validation, the CLI, presets and
-/// osc-schema.md all derive from these declarations.
+/// One engine parameter, declared once. The engine family of the address space derives its
+/// descriptors from these (so OSC, the CLI, presets, sessions and osc-schema.md do too); the
+/// engine host re-checks every value it is sent against them.
 public struct ParameterSpec: Sendable {
     public enum Curve: String, Sendable { case linear, logarithmic }
 
@@ -67,54 +68,6 @@ public struct ParameterSpec: Sendable {
         }
     }
 
-    /// Parses a textual value: a number, an option name, or on/off/true/false for toggles.
-    public func parse(_ text: String) throws -> Double {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        switch kind {
-        case .choice(let options, _):
-            if let index = options.firstIndex(of: trimmed.lowercased()) { return Double(index) }
-            throw ParameterError.unknownOption(address, given: trimmed, options: options)
-        case .toggle:
-            switch trimmed.lowercased() {
-            case "1", "on", "true", "t", "yes": return 1
-            case "0", "off", "false", "f", "no": return 0
-            default: throw ParameterError.notAToggle(address, given: trimmed)
-            }
-        case .continuous:
-            guard let number = Double(trimmed) else { throw ParameterError.notANumber(address, given: trimmed) }
-            return try validate(number)
-        }
-    }
-
-    /// Map 0…1 (a fader) onto the parameter, with its curve: linear, or logarithmic (equal ratios
-    /// per step) for frequencies. Choices split 0…1 into equal bands; toggles switch at 0.5.
-    /// Out-of-range input is clamped: a fader cannot ask for the impossible.
-    public func value(fromNormalized n: Double) -> Double {
-        let x = n.isNaN ? 0 : Swift.min(1, Swift.max(0, n))
-        switch kind {
-        case .continuous(let range, _, let curve):
-            if curve == .logarithmic && range.lowerBound > 0 {
-                return range.lowerBound * pow(range.upperBound / range.lowerBound, x)
-            }
-            return range.lowerBound + x * (range.upperBound - range.lowerBound)
-        case .choice(let options, _): return Double(Swift.min(options.count - 1, Int(x * Double(options.count))))
-        case .toggle: return x >= 0.5 ? 1 : 0
-        }
-    }
-
-    /// The inverse of `value(fromNormalized:)`: where a fader should sit for `value`.
-    public func normalized(_ value: Double) -> Double {
-        switch kind {
-        case .continuous(let range, _, let curve):
-            if curve == .logarithmic && range.lowerBound > 0 {
-                return log(value / range.lowerBound) / log(range.upperBound / range.lowerBound)
-            }
-            return (value - range.lowerBound) / (range.upperBound - range.lowerBound)
-        case .choice(let options, _): return options.count > 1 ? (value + 0.5) / Double(options.count) : 0
-        case .toggle: return value
-        }
-    }
-
     /// The value as a person would write it: option names for choices, numbers otherwise.
     public func describe(_ value: Double) -> String {
         switch kind {
@@ -134,7 +87,6 @@ public struct ParameterSpec: Sendable {
 public enum ParameterError: Error, CustomStringConvertible, Equatable {
     case unknownAddress(String)
     case notFinite(String)
-    case notANumber(String, given: String)
     case outOfRange(String, value: Double, range: ClosedRange<Double>, unit: String)
     case unknownOption(String, given: String, options: [String])
     case notAToggle(String, given: String)
@@ -144,7 +96,6 @@ public enum ParameterError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .unknownAddress(let a): return "\(a): no such parameter"
         case .notFinite(let a): return "\(a): value must be a finite number (got NaN or infinity)"
-        case .notANumber(let a, let given): return "\(a): expected a number, got '\(given)'"
         case .outOfRange(let a, let v, let r, let unit):
             let u = unit.isEmpty ? "" : " \(unit)"
             return "\(a): \(ParameterSpec.format(v))\(u) is out of range "

@@ -42,10 +42,10 @@ final class SessionTests: XCTestCase {
             "3:18 W stage 1: unknown key \"duraton\" (did you mean \"duration\"?); it is kept but not used",
             "3:5 E stage 1: missing \"duration\" (seconds, or \"mm:ss\")",
             "3:47 E /entrain/carrier: 5000 Hz is out of range 20–1500 Hz",
-            "3:61 E /entrain/mode: 'stereo' is not one of binaural, monaural, isochronic",
+            "3:61 E /entrain/mode: 'stereo' is not one of binaural, monaural, isochronic (or its index)",
             "4:19 E \"duration\" must be more than 0 and at most a week (604800 seconds): a number of seconds, or \"mm:ss\" / \"hh:mm:ss\"",
             "4:41 E \"transition\" must be one of hold, crossfade, linear, exponential",
-            "5:33 E /entrain/volume: expected a number, got 'loud'",
+            "5:33 E /entrain/volume: expects a number, got 'loud'",
             "5:5 E stage 3 (stage 3): /entrain/beat: isochronic pulses need a rate of at least 0.5 Hz (beat is 0.2 Hz)",
         ]
         XCTAssertEqual(Set(found), Set(expected), found.joined(separator: "\n"))

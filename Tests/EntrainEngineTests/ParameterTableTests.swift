@@ -40,13 +40,4 @@ final class ParameterTableTests: XCTestCase {
         XCTAssertThrowsError(try TestEngine.host(["/entrain/convention": "centered", "/entrain/carrier": "30",
                                                   "/entrain/beat": "80"]))
     }
-
-    func testTextualValuesParseByName() throws {
-        let mode = try table.entry(for: "/entrain/mode").spec
-        XCTAssertEqual(try mode.parse("isochronic"), 2)
-        XCTAssertThrowsError(try mode.parse("stereo")) { error in
-            XCTAssertEqual("\(error)", "/entrain/mode: 'stereo' is not one of binaural, monaural, isochronic")
-        }
-        XCTAssertThrowsError(try table.entry(for: "/entrain/carrier").spec.parse("fast"))
-    }
 }

@@ -1,3 +1,5 @@
+import EntrainAddressSpace
+import EntrainControl
 import EntrainCore
 import EntrainEngine
 
@@ -16,8 +18,7 @@ public enum TestEngine {
         var all = ["/master/fade-in": "0", "/master/fade-out": "0"]
         for (k, v) in settings { all[k] = v }
         for (address, text) in all {
-            let entry = try table.entry(for: address)
-            values[entry.index] = try entry.spec.parse(text)
+            values = try EngineFamily.fold([try StandardAddresses.parse(address, .text(text))], into: values)
         }
         return values
     }

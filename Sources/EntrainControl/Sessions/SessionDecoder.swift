@@ -120,16 +120,14 @@ public struct SessionDecoder {
                              pluginBlocks: plugins, sets: sets)
     }
 
-    /// Validate one value through the parameter table and record it.
+    /// Check one value with the address space's rules (as OSC would) and record what it sets.
     private mutating func change(_ address: String, _ node: JSONNode, _ changes: inout [(address: String, value: Double)]) {
-        guard let entry = try? table.entry(for: address) else { problem(node, "\(address): no such parameter"); return }
+        guard let given = ControlValue(json: node.value) else {
+            problem(node, "\(address): expected a number or a name, got \(node.kindName)")
+            return
+        }
         do {
-            switch node.value {
-            case .number(let n): changes.append((address, try entry.spec.validate(n)))
-            case .string(let s): changes.append((address, try entry.spec.parse(s)))
-            case .bool(let b): changes.append((address, try entry.spec.validate(b ? 1 : 0)))
-            default: problem(node, "\(address): expected a number or a name, got \(node.kindName)")
-            }
+            changes += try EngineFamily.numbers(try StandardAddresses.parse(address, given))
         } catch {
             problem(node, "\(error)")
         }
