@@ -28,12 +28,17 @@ struct AmbientOptions: ParsableArguments {
 
     var reverbQuality: FDNReverb.Quality { AmbientSettings.quality(quality) }
 
-    /// The preset with `--set /ambient/…` changes applied: the file's (or, with changes only, the
-    /// web's defaults); nil when neither is given, and the ambient engine then waits for OSC.
-    func preset(with changes: [(key: String, value: KesshoValue)]) throws -> KesshoPreset? {
-        guard var preset = try preset() ?? (changes.isEmpty ? nil : KesshoPreset(name: "command line")) else { return nil }
-        for change in changes { preset.state[change.key] = change.value }
-        return preset
+    /// What the ambient engine starts from: the `--ambient-preset` file, or else the web's
+    /// defaults with `carried` over them (the last-used settings, an entrain preset); then
+    /// `changes` (`--set /ambient/…`). It plays from the start when a file or changes were given;
+    /// otherwise it waits for OSC or a session stage.
+    func start(carrying carried: [(key: String, value: KesshoValue)] = [],
+               changes: [(key: String, value: KesshoValue)]) throws -> (preset: KesshoPreset, plays: Bool) {
+        let file = try preset()
+        var start = file ?? KesshoPreset(name: changes.isEmpty ? "defaults" : "command line")
+        if file == nil { for (key, value) in carried { start.state[key] = value } }
+        for (key, value) in changes { start.state[key] = value }
+        return (start, file != nil || !changes.isEmpty)
     }
 
     /// The preset, with its loader warnings on stderr; nil without --ambient-preset.

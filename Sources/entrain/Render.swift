@@ -65,18 +65,17 @@ struct Render: ParsableCommand {
             player = sessionPlayer
         }
         // The ambient engine: started by --ambient-preset, or by a session stage's "ambient" block.
-        let preset = try ambient.preset(with: try engine.ambientChanges())
+        let (start, plays) = try ambient.start(changes: try engine.ambientChanges())
         let stagesUseAmbient = !(program?.ambientStarts.isEmpty ?? true)
             || (program?.familyChanges.contains { AmbientFamily.owns($0.change.address) } ?? false)
-        if preset != nil || stagesUseAmbient {
+        if plays || stagesUseAmbient {
             let presets = AmbientPresets(directories: AmbientPresets.standardDirectories())
             if let program, let path = session.path {
                 do { try presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
             }
-            let start = startTime.flatMap(Self.parseTime) ?? Date()
-            AmbientRender(state: preset?.state ?? .defaults, sliders: preset.map(KesshoSliders.init) ?? KesshoSliders(),
-                          seed: ambient.seed, start: start)
-                .attach(to: &job, playsAtStart: preset != nil) { conductor in
+            let startTime = self.startTime.flatMap(Self.parseTime) ?? Date()
+            AmbientRender(state: start.state, sliders: KesshoSliders(start), seed: ambient.seed, start: startTime)
+                .attach(to: &job, playsAtStart: plays) { conductor in
                     player?.ambient = AmbientController(conductor: conductor, presets: presets)
                     player?.space = AddressSpace([AmbientFamily(conductor)])
                 }

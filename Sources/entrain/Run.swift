@@ -79,13 +79,9 @@ struct Run: ParsableCommand {
                                                    ambientQuality: ambient.reverbQuality))
         // The ambient engine is always there (silent until played), so OSC and sessions can
         // start it; --ambient-preset starts it with the client.
-        let ambientFile = try ambient.preset()
-        let ambientSet = try engine.ambientChanges()
-        var ambientState = ambientFile?.state ?? .defaults
-        if ambientFile == nil { for (key, value) in AmbientFamily.keyed(carried) { ambientState[key] = value } }
-        for (key, value) in ambientSet { ambientState[key] = value }
-        let conductor = AmbientConductor(host: current.host, state: ambientState,
-                                         sliders: ambientFile.map(KesshoSliders.init) ?? KesshoSliders(), seed: ambient.seed,
+        let ambientStart = try ambient.start(carrying: AmbientFamily.keyed(carried), changes: try engine.ambientChanges())
+        let conductor = AmbientConductor(host: current.host, state: ambientStart.preset.state,
+                                         sliders: KesshoSliders(ambientStart.preset), seed: ambient.seed,
                                          clock: AmbientConductor.liveClock(current.host, on: client))
         if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
         let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets(directories: AmbientPresets.standardDirectories()),
@@ -98,7 +94,7 @@ struct Run: ParsableCommand {
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)
-        if ambientFile != nil || !ambientSet.isEmpty { try conductor.play() }  // given on the command line: it plays
+        if ambientStart.plays { try conductor.play() }
         let pump = AmbientPump(conductor, logger: logger)
         defer { pump.stop() }
         if let program {
