@@ -69,7 +69,7 @@ struct Render: ParsableCommand {
         let stagesUseAmbient = !(program?.ambientStarts.isEmpty ?? true)
             || (program?.familyChanges.contains { AmbientFamily.owns($0.change.address) } ?? false)
         if plays || stagesUseAmbient {
-            let presets = AmbientPresets(directories: AmbientPresets.standardDirectories())
+            let presets = AmbientPresets.standard()
             if let program, let path = session.path {
                 do { try presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
             }
@@ -94,6 +94,6 @@ struct Render: ParsableCommand {
         }
         if let note = result.note { StandardError.write("note: \(note)\n") }
         let peak = result.peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(result.peak))) : "silence"
-        print("wrote \(out): \(result.frames) frames, \(length) s at \(rate) Hz, \(format.rawValue), peak \(peak)")
+        print("wrote \(out): \(result.frames) frames, \(String(format: "%.1f", length)) s at \(rate) Hz, \(format.label), peak \(peak)")
     }
 }

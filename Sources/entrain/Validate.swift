@@ -40,7 +40,7 @@ struct Validate: ParsableCommand {
                 do {
                     let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: file))
                     for warning in warnings { print(warning) }
-                    print("\(file): ok — \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
+                    print("\(file): ok — \"\(session.name)\", \(counted(session.stages.count, "stage")), \(Run.clock(session.duration))")
                 } catch let error as SessionLoadError {
                     print(error)
                     failed = true

@@ -16,9 +16,7 @@ public struct NamedStore: Sendable {
 
     /// $XDG_DATA_HOME/entrain (default ~/.local/share/entrain).
     public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
-        return base.appendingPathComponent("entrain")
+        DataDirectories(environment: environment).user
     }
 
     /// Names become file names: keep them to a safe alphabet, no path separators, no dot files.
