@@ -29,6 +29,8 @@ struct Render: ParsableCommand {
     var format: WAVWriter.Format = .float32
     @Option(name: .customLong("block-size"), help: "Frames per engine call; does not change the output.")
     var blockSize = 256
+    @Flag(help: "No progress display on stderr.")
+    var quiet = false
 
     func validate() throws {
         if let duration {
@@ -87,8 +89,13 @@ struct Render: ParsableCommand {
         job.stemsDirectory = stems.map { URL(fileURLWithPath: $0) }
         RenderSignals.install()
         job.interruption = { RenderSignals.reason }
+        let progress = Progress("rendering \(out)", quiet: quiet)
+        job.progress = { progress.update($0, of: $1) }
         let result: RenderJob.Result
-        do { result = try job.run(to: URL(fileURLWithPath: out)) } catch let stopped as RenderJob.Interrupted {
+        do {
+            defer { progress.finish() }
+            result = try job.run(to: URL(fileURLWithPath: out))
+        } catch let stopped as RenderJob.Interrupted {
             StandardError.write("\(stopped); \(out) is as it was\n")
             throw ExitCode(RenderSignals.exitCode)
         }
