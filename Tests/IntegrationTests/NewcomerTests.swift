@@ -72,7 +72,7 @@ final class NewcomerTests: XCTestCase {
         XCTAssertTrue(osc.contains("/entrain/carrier"), "the OSC page lists the addresses")
         let completions = [("share/bash-completion/completions/entrain", "_entrain"),
                            ("share/zsh/site-functions/_entrain", "#compdef entrain"),
-                           ("share/fish/vendor_completions.d/entrain.fish", "complete -c entrain")]
+                           ("share/fish/vendor_completions.d/entrain.fish", "complete -c 'entrain'")]
         for (path, marker) in completions {
             let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
             XCTAssertTrue(text.contains(marker) && text.contains("render"), path)
@@ -110,7 +110,7 @@ final class NewcomerTests: XCTestCase {
              ["'StringWavesR' is not a file, nor the name of an ambient preset in", "presets/ambient"]),
             (["render", "--session", "nosuch", "--duration", "1", "--out", wav], ["'nosuch'", "session", "sessions"]),
             (["render", "--session", scratch.path, "--duration", "1", "--out", wav], ["is a folder, not a file"]),
-            (["validate", scratch.appendingPathComponent("nosuch.json").path], ["nosuch.json: no such file"]),
+            (["validate", scratch.appendingPathComponent("nosuch.json").path], ["nosuch.json: error: no such file"]),
             (["import", scratch.appendingPathComponent("nosuch.sbg").path, "--output", wav], ["nosuch.sbg", "no such file"]),
             (["render", "--duration", "1", "--out", scratch.appendingPathComponent("no/dir/x.wav").path], ["no/dir/x.wav"]),
             (["run", "--server", "no-such-server-\(getpid())", "--no-osc"], ["no JACK server named 'no-such-server-", "jackd -n no-such-server-"]),
