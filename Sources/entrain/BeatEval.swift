@@ -2,6 +2,7 @@ import ArgumentParser
 import BeatLab
 import EntrainCore
 import EntrainEngine
+import EntrainFiles
 import Foundation
 
 /// `entrain beat-eval`: the beat analysis measured on the synthesized corpus, optionally side
@@ -31,7 +32,7 @@ struct BeatEval: ParsableCommand {
         if aubio && !AubioRunner.isAvailable { throw ValidationError("aubio-tools is not installed (scripts/install-deps.sh aubio-tools)") }
         let directory = corpus.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("entrain-beat-corpus-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Folder.create(directory)
         defer { if corpus == nil { try? FileManager.default.removeItem(at: directory) } }
         var ours: [BeatComparison.Row] = [], theirs: [BeatComparison.Row] = []
         let progress = Progress("scoring the corpus", quiet: quiet)

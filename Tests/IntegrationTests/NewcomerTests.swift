@@ -114,6 +114,9 @@ final class NewcomerTests: XCTestCase {
             (["import", scratch.appendingPathComponent("nosuch.sbg").path, "--output", wav], ["nosuch.sbg", "no such file"]),
             (["render", "--duration", "1", "--out", scratch.appendingPathComponent("no/dir/x.wav").path], ["no/dir/x.wav"]),
             (["run", "--server", "no-such-server-\(getpid())", "--no-osc"], ["no JACK server named 'no-such-server-", "jackd -n no-such-server-"]),
+            (["render", "--ambient-preset", EntrainBinary.packageRoot.appendingPathComponent("presets/ambient/Tidal_Glass.json").path,
+              "--duration", "1", "--stems", "/proc/entrain-stems", "--out", wav], ["cannot create the folder /proc/entrain-stems: "]),
+            (["manual", "--out", "/proc/entrain-man"], ["cannot create the folder /proc/entrain-man: "]),
         ]
         for (arguments, expected) in cases {
             let result = try EntrainBinary.run(arguments, environment: ["JACK_NO_START_SERVER": "1"])

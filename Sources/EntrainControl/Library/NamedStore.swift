@@ -69,6 +69,6 @@ public struct NamedStore: Sendable {
     public func delete(_ name: String) throws {
         let url = try url(name)
         guard FileManager.default.fileExists(atPath: url.path) else { throw LibraryError.notFound(kind, name) }
-        try FileManager.default.removeItem(at: url)
+        guard unlink(url.path) == 0 else { throw LibraryError.cannotWrite(label(name), String(cString: strerror(errno))) }
     }
 }

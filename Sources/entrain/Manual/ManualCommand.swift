@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntrainControl
+import EntrainFiles
 import Foundation
 
 /// `entrain manual --out DIR`: writes the man pages (what `make install` installs; `man/` holds
@@ -15,7 +16,7 @@ struct ManualCommand: ParsableCommand {
 
     func run() throws {
         let folder = URL(fileURLWithPath: out)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Folder.create(folder, label: out)
         for page in try ManualPages.all(version: Entrain.configuration.version) {
             try AtomicFile.write(Data(page.text.utf8), to: folder.appendingPathComponent(page.name), label: "\(out)/\(page.name)")
         }
