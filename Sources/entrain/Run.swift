@@ -117,6 +117,8 @@ struct Run: ParsableCommand {
         let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
                                      space: space, ambient: ambientControl, logger: logger)
         defer { oscServer?.stop() }
+        let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, logger: logger) }
+        defer { discovery?.0.stop(); discovery?.1?.stop() }
 
         let loop = LiveControlLoop(
             current: current, backend: client, transport: transport, conductor: conductor, meter: meter,
