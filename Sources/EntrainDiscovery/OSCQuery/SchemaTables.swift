@@ -19,9 +19,12 @@ enum SchemaTables {
             let commands = header[2] == "what it does"
             let published = header[2] == "when"
             guard commands || published else { continue }
+            // A reply without arguments of its own ("`/pong` … as above") is not something to listen to.
+            let type = commands ? commandType(cells[1]) : publishedType(cells[1])
+            guard let type else { continue }
             for path in addresses(cells[0]) {
-                methods.append(OSCQueryMethod(path: path, type: commands ? commandType(cells[1]) : publishedType(cells[1]),
-                                              access: commands ? .write : .read, description: plain(commands ? cells[2] : cells[1])))
+                methods.append(OSCQueryMethod(path: path, type: type, access: commands ? .write : .read,
+                                              description: plain(commands ? cells[2] : cells[1])))
             }
         }
         return methods

@@ -58,11 +58,15 @@ final class ListenSession: Sendable {
     }
 
     /// LISTEN is exact (as OSCQuery says); listening to a container (`/beat`) also passes what
-    /// lies beneath it (`/beat/bpm`), our extension for pages that show whole families.
+    /// lies beneath it (`/beat/bpm`), our extension for pages that show whole families; `/norm`
+    /// twins pass only when listened to by name.
     private func passes(_ address: String, _ s: State, now: Double) -> Bool {
         if Self.alwaysPassing.contains(address) { return true }
         if let until = s.queried[address], until > now { return true }
         if s.listened.contains(address) { return true }
+        // A value's 0–1 twin only when asked for by name: listening to `/entrain` or to
+        // `/entrain/carrier` does not double the traffic with `/entrain/carrier/norm`.
+        if address.hasSuffix("/norm") { return false }
         var prefix = address
         while let slash = prefix.lastIndex(of: "/"), slash > prefix.startIndex {
             prefix = String(prefix[..<slash])
