@@ -82,4 +82,29 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         XCTAssertEqual(after.map(abs).max() ?? 1, 0, "silent after the page's panic button")
         XCTAssertEqual(osc.request("/status")?.arguments[8], .int32(1), "/status reports the panic")
     }
+
+    /// --advertise publishes through Avahi when its daemon runs (checked with avahi-browse), and
+    /// says why not when it does not; either way the client runs on.
+    func testAdvertiseEitherPublishesOrSaysWhyNot() throws {
+        let recorder = try recorder(seconds: 0.1)
+        let port = freePort()
+        let client = try startClient(["--osc-port", "\(port)", "--advertise", "--log-level", "info"], recorder: recorder)
+        usleep(800_000)
+        let osc = try OSCTestClient(targetPort: port)
+        XCTAssertNotNil(osc.request("/ping", reply: "/pong", timeout: 2), "OSC answers")
+        stopClient(client)
+        let log = client.result().error
+        if log.contains("advertised 'entrain'") {
+            let browse = Process()
+            browse.executableURL = URL(fileURLWithPath: "/usr/bin/avahi-browse")
+            browse.arguments = ["-rtp", "_oscjson._tcp"]
+            let out = Pipe()
+            browse.standardOutput = out
+            try browse.run()
+            browse.waitUntilExit()
+            XCTAssertTrue(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains(";\(port);"))
+        } else {
+            XCTAssertTrue(log.contains("--advertise: avahi-publish") && log.contains("not advertised"), log)
+        }
+    }
 }
