@@ -40,4 +40,4 @@ struct FrameOrderedBuffer<let capacity: Int, Element: FrameStamped> {
 /// Commands waiting for their frame.
 typealias PendingCommands = FrameOrderedBuffer<512, Command>
 /// Ambient events waiting for their frame (the ring's capacity).
-typealias PendingAmbientEvents = FrameOrderedBuffer<64, AmbientEvent>
+typealias PendingAmbientEvents = FrameOrderedBuffer<256, AmbientEvent>
