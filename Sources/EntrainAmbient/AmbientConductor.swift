@@ -84,6 +84,7 @@ public final class AmbientConductor: @unchecked Sendable {
         sampleRate = host.sampleRate
         current = state
         self.sliders = sliders
+        Self.takeTempoSource(&current, into: &tempoSourceValue)
         seedValue = seed
         self.clock = clock
         self.lookaheadSeconds = lookaheadSeconds
@@ -165,6 +166,15 @@ public final class AmbientConductor: @unchecked Sendable {
     /// Under the lock: the keys take their values (or start gliding there) at `frame`.
     private func apply(_ changes: [(key: String, value: KesshoValue)], glideSeconds: Double, at frame: Int64?) throws {
         version &+= 1  // what was queued before this no longer holds
+        var changes = changes
+        changes.removeAll { change in
+            guard change.key == Self.tempoSourceKey else { return false }
+            if case .string(let name) = change.value, let source = AmbientTempoSource(rawValue: name) {
+                tempoSourceValue = source
+                drumsResync = true
+            }
+            return true
+        }
         if glideSeconds > 0, playing {
             var target = morph?.to ?? current
             for (key, value) in changes { target[key] = value }
@@ -196,7 +206,9 @@ public final class AmbientConductor: @unchecked Sendable {
     /// seconds the way the web's preset morph does. The key goes home (the web resets the drift
     /// on load); walking sliders restart from the new ranges.
     public func load(_ state: KesshoState, sliders: KesshoSliders = KesshoSliders(), crossfade: Double = 0) throws {
+        var state = state
         try lock.withLock {
+            Self.takeTempoSource(&state, into: &tempoSourceValue)
             driver?.resetDrift()
             self.sliders = sliders
             version &+= 1
@@ -222,6 +234,16 @@ public final class AmbientConductor: @unchecked Sendable {
     public func reseed(_ seed: UInt64) { lock.withLock { seedValue = seed } }
 
     // MARK: Tempo
+
+    /// The tempo source's key in the ambient family: the conductor's, never part of the hashed state.
+    public static let tempoSourceKey = "tempoSource"
+
+    /// A start state given `tempoSource` (`--set /ambient/tempoSource=beat`): take it out.
+    static func takeTempoSource(_ state: inout KesshoState, into source: inout AmbientTempoSource) {
+        guard let value = state[tempoSourceKey] else { return }
+        if case .string(let name) = value, let s = AmbientTempoSource(rawValue: name) { source = s }
+        state[tempoSourceKey] = nil
+    }
 
     /// What the lead and drums keep time with (see `AmbientTempoSource`).
     public var tempoSource: AmbientTempoSource {
