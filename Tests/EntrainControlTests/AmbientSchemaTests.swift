@@ -21,9 +21,14 @@ final class AmbientSchemaTests: XCTestCase {
         XCTAssertEqual(AmbientKeyStatus.status(of: "masterVolume"), .rendered(nil))
         XCTAssertEqual(AmbientKeyStatus.status(of: "oceanFoam"), .rendered(nil))
         XCTAssertEqual(AmbientKeyStatus.status(of: "grainSize"), .rendered(nil))
-        for key in ["leadReverbSend", "randomness", "filterResonance", "reverbEngine", "maxGrains", "oceanSampleLevel",
-                    "lead1Density", "leadEuclid2Steps", "drumEuclid3Hits", "drumKickFreq", "leadEuclideanTempo"] {
+        for key in ["randomness", "filterResonance", "reverbEngine", "maxGrains", "oceanSampleLevel", "leadTimbre",
+                    "leadVibratoDepth", "lead1MorphMode", "drumEuclidSwing", "drumNoiseFormant", "drumKickMorphAuto",
+                    "drumEuclid2VelocityMin"] {
             guard case .storedOnly = AmbientKeyStatus.status(of: key) else { XCTFail(key); continue }
+        }
+        for key in ["leadReverbSend", "lead1Density", "leadEuclid2Steps", "drumEuclid3Hits", "drumKickFreq", "leadEuclideanTempo",
+                    "synthChordSequencerEnabled", "drumLevel", "lead2PresetD", "drumMembraneMaterial", "drumDelayNoteL"] {
+            XCTAssertEqual(AmbientKeyStatus.status(of: key), .rendered(nil), key)
         }
         guard case .rendered(_?) = AmbientKeyStatus.status(of: "reverbQuality") else { return XCTFail("reverbQuality") }
         guard case .rendered(_?) = AmbientKeyStatus.status(of: "randomWalkSpeed") else { return XCTFail("randomWalkSpeed") }
@@ -31,11 +36,15 @@ final class AmbientSchemaTests: XCTestCase {
         // Outside the lead and drum sections, exactly these are not heard.
         let stored = KesshoParameters.all.filter {
             if case .storedOnly = AmbientKeyStatus.status(of: $0.key) { true } else { false }
-        }.map(\.key).filter { !$0.hasPrefix("lead") && !$0.hasPrefix("drum") }
-        XCTAssertEqual(Set(stored), ["randomness", "filterResonance", "reverbEngine", "maxGrains", "oceanSampleEnabled",
-                                     "oceanSampleLevel", "synthChordSequencerEnabled"])
-        XCTAssertEqual(AmbientKeyStatus.status(of: "drumLevel"), .storedOnly("the drums are not rendered yet"))
-        XCTAssertEqual(AmbientKeyStatus.status(of: "synthChordSequencerEnabled"), .storedOnly("the lead is not rendered yet"))
+        }.map(\.key)
+        XCTAssertEqual(Set(stored.filter { !$0.hasPrefix("lead") && !$0.hasPrefix("drum") }),
+                       ["randomness", "filterResonance", "reverbEngine", "maxGrains", "oceanSampleEnabled", "oceanSampleLevel"])
+        // Each stored-only key says why; most of the 403 are heard.
+        XCTAssertLessThan(stored.count, 75)
+        for key in stored {
+            guard case .storedOnly(let why) = AmbientKeyStatus.status(of: key) else { continue }
+            XCTAssertFalse(why.isEmpty, key)
+        }
     }
 
     /// Changes go to subscribers on /ambient/KEY and /norm, whatever made them: the feedback hub

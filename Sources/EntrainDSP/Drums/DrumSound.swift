@@ -8,7 +8,13 @@ public struct DrumSound: Sendable, BitwiseCopyable {
         /// The key infix (`drum<Name>Level`).
         public var name: String { ["Sub", "Kick", "Click", "BeepHi", "BeepLo", "Noise", "Membrane"][rawValue] }
         /// Hits of one voice that may ring at once; a new one fades the oldest out (5 ms).
-        public var polyphony: Int { [2, 2, 4, 3, 3, 2, 2][rawValue] }
+        public var polyphony: Int {
+            switch self {
+            case .click: 4
+            case .beepHi, .beepLo: 3
+            default: 2
+            }
+        }
     }
 
     public var voice = Voice.kick

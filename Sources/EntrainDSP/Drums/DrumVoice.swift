@@ -26,9 +26,32 @@ public struct DrumVoice {
 
     public init() {}
 
-    static let membraneRatios: InlineArray<8, Double> = [1, 1.59, 2.14, 2.30, 2.65, 2.92, 3.16, 3.50]
-    /// Material: inharmonicity, damping factor, brightness.
-    static let materials: InlineArray<5, SIMD3<Double>> = [[0, 1, 1], [0.3, 0.5, 1.5], [0.15, 1.3, 0.7], [0.4, 0.3, 2.0], [0.1, 0.8, 1.2]]
+    /// The membrane's mode ratios (functions, not tables: a static table's lazy start may lock).
+    @inline(__always)
+    static func membraneRatio(_ i: Int) -> Double {
+        switch i {
+        case 0: 1
+        case 1: 1.59
+        case 2: 2.14
+        case 3: 2.30
+        case 4: 2.65
+        case 5: 2.92
+        case 6: 3.16
+        default: 3.50
+        }
+    }
+
+    /// Material: inharmonicity, damping factor, brightness (skin, metal, wood, glass, plastic).
+    @inline(__always)
+    static func material(_ i: Int) -> SIMD3<Double> {
+        switch i {
+        case 1: SIMD3(0.3, 0.5, 1.5)
+        case 2: SIMD3(0.15, 1.3, 0.7)
+        case 3: SIMD3(0.4, 0.3, 2.0)
+        case 4: SIMD3(0.1, 0.8, 1.2)
+        default: SIMD3(0, 1, 1)
+        }
+    }
 
     @inline(__always)
     static func decayFactor(milliseconds: Double, rate: Double) -> Double {
@@ -92,7 +115,7 @@ public struct DrumVoice {
                 let kk = Double(k)
                 let stretched = FastMath.exp2(FastMath.log2(kk) * (1 + 0.5 * inh))
                 modeFrequency[k - 1] = sound.frequency * (kk + (stretched - kk) * inh)
-                modeGain[k - 1] = Float(1 / (Double(n) * kk.squareRoot()))
+                modeGain[k - 1] = Float(1 / (Double(n) * FastMath.exp2(0.5 * FastMath.log2(kk))))  // no libm sqrt here
             }
             filters[0] = WebAudioBiquad(.lowpass, frequency: min(sound.frequency * (1 + 4 * sound.brightness), rate * 0.45),
                                         q: 1, sampleRate: rate)
@@ -121,13 +144,13 @@ public struct DrumVoice {
             setNoiseFilter(sound.frequency * (1 + sound.filterEnv))
             sweep(from: max(sound.frequency * (1 + sound.filterEnv), 20), to: sound.frequency, ms: sound.filterEnvDecay)
         case .membrane:
-            let m = Self.materials[min(max(sound.material, 0), 4)]
+            let m = Self.material(sound.material)
             let inh = m.x + 0.2 * sound.nonlinearity
             let n = min(max(sound.overtones, 1), 8)
             for i in 0..<8 {
                 guard i < n else { modeGain[i] = 0; continue }
                 let spread = 0.8 + 0.4 * Double(noise.nextUInt32()) / 4_294_967_296
-                modeFrequency[i] = sound.frequency * (Self.membraneRatios[i] + inh * 0.08 * Double(i) * spread) * (0.5 + sound.tension)
+                modeFrequency[i] = sound.frequency * (Self.membraneRatio(i) + inh * 0.08 * Double(i) * spread) * (0.5 + sound.tension)
                 modeGain[i] = Float(1 / (1 + 0.5 * Double(i)))
             }
             sweep(from: FastMath.exp2(sound.pitchEnv / 12), to: 1, ms: sound.pitchDecay)
@@ -161,7 +184,7 @@ public struct DrumVoice {
     }
 
     mutating func retuneMembrane() {
-        let m = Self.materials[min(max(s.material, 0), 4)]
+        let m = Self.material(s.material)
         for i in 0..<7 where modeGain[i] > 0 {
             let q = (5 + 40 * s.ring + 30 * (1 - s.damping)) * m.y / (1 + 0.3 * Double(i))
             filters[i].set(.bandpass, frequency: min(modeFrequency[i] * frequency, rate * 0.45), q: max(q, 0.5),
