@@ -58,11 +58,13 @@ final class AmbientSchemaTests: XCTestCase {
         let faders = KesshoParameters.all.filter {
             switch $0.kind { case .number: $0.loadRange != nil; case .bool, .choice: true; case .text: false }
         }
-        XCTAssertEqual(hub.fullState().count, 403 + faders.count, "every key, and /norm for the ranged, toggles and choices")
+        // + /ambient/tempoSource and its /norm (a choice, not a Kessho key).
+        let extra = 2
+        XCTAssertEqual(hub.fullState().count, 403 + faders.count + extra, "every key, and /norm for the ranged, toggles and choices")
         func ambient(_ now: Double) -> [OSCMessage] {
             FeedbackHub.decoded(hub.tick(now: now)).filter { $0.address.hasPrefix("/ambient/") }.sorted { $0.address < $1.address }
         }
-        XCTAssertEqual(ambient(1).count, 403 + faders.count, "the subscribe's full state first")
+        XCTAssertEqual(ambient(1).count, 403 + faders.count + extra, "the subscribe's full state first")
         XCTAssertEqual(ambient(2), [])
         try conductor.set("density", .number(40))
         try conductor.set("reverbEnabled", .bool(false))
@@ -71,6 +73,24 @@ final class AmbientSchemaTests: XCTestCase {
             OSCMessage("/ambient/reverbEnabled", [.int32(0)]), OSCMessage("/ambient/reverbEnabled/norm", [.float(0)]),
         ])
         XCTAssertEqual(ambient(4), [])
+    }
+
+    /// The tempo source is a member of the ambient family: set and read like a key, refused when
+    /// unknown, and never part of the hashed Kessho state (also when given in a start state, as
+    /// `--set /ambient/tempoSource=…` gives it).
+    func testTempoSourceIsAnAmbientAddress() throws {
+        let host = try TestEngine.host()
+        var start = KesshoState.defaults
+        start["tempoSource"] = .string("jack")
+        let conductor = AmbientConductor(host: host, state: start) { .init(frame: host.frame, unixSeconds: 1_770_000_000) }
+        XCTAssertEqual(conductor.tempoSource, .jack)
+        XCTAssertNil(conductor.state["tempoSource"], "not hashed")
+        let space = AddressSpace([AmbientFamily(conductor)])
+        XCTAssertEqual(try space.value(of: "/ambient/tempoSource"), .text("jack"))
+        try space.set([try space.parse("/ambient/tempoSource", .text("beat"))], at: nil)
+        XCTAssertEqual(conductor.tempoSource, .beat)
+        XCTAssertNil(conductor.state["tempoSource"])
+        XCTAssertThrowsError(try space.parse("/ambient/tempoSource", .text("midi")))
     }
 }
 
