@@ -41,6 +41,17 @@ final class AmbientRenderTests: XCTestCase {
         XCTAssertNotEqual(a, c, "the seed changes nothing")
     }
 
+    /// With the lead and drums busy (Full Tide: four lead lanes, four drum lanes, walking sliders,
+    /// a sample-and-hold morph): the same bytes again, and other bytes with another seed.
+    func testLeadAndDrumsRenderBitIdentical() throws {
+        let full = Fixtures.shippedAmbientPresets.appendingPathComponent("Full_Tide.json")
+        let a = try Data(contentsOf: render(full, seed: 5, seconds: 15, name: "fa.wav"))
+        let b = try Data(contentsOf: render(full, seed: 5, seconds: 15, name: "fb.wav"))
+        let c = try Data(contentsOf: render(full, seed: 6, seconds: 15, name: "fc.wav"))
+        XCTAssertEqual(a, b, "lead and drums: two renders differ")
+        XCTAssertNotEqual(a, c)
+    }
+
     /// Every preset of ours renders 30 s: finite, under the ceiling, at a level an ambient bed has
     /// (the lead-only and drum presets too, now that the lead and drums are rendered).
     func testEveryOwnPresetRendersThirtySeconds() throws {
