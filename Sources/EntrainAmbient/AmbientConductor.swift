@@ -58,6 +58,7 @@ public final class AmbientConductor: @unchecked Sendable {
     /// Reads an outside beat grid (JACK transport, beat_in) when one is available.
     private var externalBeat: @Sendable (AmbientTempoSource) -> ExternalBeat? = { _ in nil }
     private var drumsResync = true
+    private var drumsOnOutsideBeat = false
 
     struct TaggedChange {
         let frame: Int64
@@ -407,14 +408,24 @@ public final class AmbientConductor: @unchecked Sendable {
         }
     }
 
-    /// The next drum hit step (re-counted from the last frame when the tempo or lanes changed).
+    /// The next drum hit step, re-counted from the last frame when the tempo, the lanes or the
+    /// clock changed (an outside beat appearing or going, or its count jumping on a re-lock).
     private func nextHit() -> (lane: Int, step: Int64, frame: Int64)? {
         let clock = drumClock
-        if drumsResync {
+        let lanes = DrumLanes.lanes(current)
+        let outside = clock.external != nil
+        if drumsResync || outside != drumsOnOutsideBeat {
             drumLanes.resync(from: max(lastFrame, clock.grid.origin.frame), clock: clock)
             drumsResync = false
+            drumsOnOutsideBeat = outside
         }
-        return drumLanes.next(DrumLanes.lanes(current), clock: clock)
+        guard let next = drumLanes.next(lanes, clock: clock) else { return nil }
+        let beat = Int64(clock.frame(ofBeat: 1) - clock.frame(ofBeat: 0))
+        if next.frame < lastFrame - beat || next.frame > max(lastFrame, clock.grid.origin.frame) + 16 * beat {
+            drumLanes.resync(from: max(lastFrame, clock.grid.origin.frame), clock: clock)
+            return drumLanes.next(lanes, clock: clock)
+        }
+        return next
     }
 
     /// A lane's hit step: the probability draw (engine stream), the voice picked by the lane's
