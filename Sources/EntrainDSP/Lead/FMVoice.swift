@@ -112,15 +112,15 @@ public struct FMVoice {
     /// Cut the note short (its voice is needed): it stops now.
     public mutating func stop() { active = false }
 
-    /// The next stereo frame.
+    /// The next stereo frame (`sine`: the operators' waveform).
     @inline(__always)
-    public mutating func next() -> SIMD2<Float> {
+    public mutating func next(_ sine: SineTable) -> SIMD2<Float> {
         let n = age
         age += 1
         // Modulator outputs (Hz of frequency deviation) from the current phases.
         var out = InlineArray<4, Double>(repeating: 0)
-        for k in 0..<4 {
-            out[k] = FastMath.sinTurns(phase[k]) * depth[k]
+        for k in 0..<4 where depth[k] != 0 {  // a silent modulator (index 0) costs nothing
+            out[k] = sine(phase[k]) * depth[k]
             if n < depthFrames[k] { depth[k] *= depthFactor[k] }
         }
         var into = InlineArray<4, Double>(repeating: 0)  // extra frequency of each modulator
@@ -139,14 +139,16 @@ public struct FMVoice {
             into[2] = out[1] + out[3]
             c1 = out[0] + out[2]
         }
-        for k in 0..<4 { phase[k] = Self.wrap(phase[k] + (f * ratio[k] + into[k]) * inverseRate) }
-        let s1 = FastMath.sinTurns(phase[4]), s2 = FastMath.sinTurns(phase[5])
+        for k in 0..<4 where depth[k] != 0 { phase[k] = Self.wrap(phase[k] + (f * ratio[k] + into[k]) * inverseRate) }
+        let s1 = sine(phase[4])
         phase[4] = Self.wrap(phase[4] + (f + c1) * inverseRate)
-        phase[5] = Self.wrap(phase[5] + (f2 + c2) * inverseRate)
         envelopeStep(n)
-        let a = filter1.process(Float(s1 * env1))
-        let b = filter2.process(Float(s2 * env2) * carrier2Gain)
-        var frame = pan1 * a + pan2 * b
+        var frame = pan1 * filter1.process(Float(s1 * env1))
+        if carrier2Gain != 0 {  // carrier 2 muted (dx17, or no mix) costs nothing
+            let s2 = sine(phase[5])
+            phase[5] = Self.wrap(phase[5] + (f2 + c2) * inverseRate)
+            frame += pan2 * filter2.process(Float(s2 * env2) * carrier2Gain)
+        }
         if n < transientFrames { frame += SIMD2(repeating: transient() * noteGain) }
         if n >= releaseEnd { active = false }
         return frame

@@ -13,6 +13,7 @@ public struct LeadSynth {
 
     public static let capacity = 24
     let voices: UnsafeMutablePointer<FMVoice>
+    let sine = SineTable()
     let sampleRate: Double
     var filterL = WebAudioBiquad(), filterR = WebAudioBiquad()
     public var delay: PingPongDelay
@@ -35,6 +36,7 @@ public struct LeadSynth {
     public func deallocate() {
         voices.deallocate()
         delay.deallocate()
+        sine.deallocate()
     }
 
     #if REALTIME_CHECKED
@@ -81,7 +83,7 @@ public struct LeadSynth {
                              send: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>), frames: Int) {
         for n in 0..<frames {
             var sum = SIMD2<Float>()
-            for i in 0..<Self.capacity where voices[i].active { sum += voices[i].next() }
+            for i in 0..<Self.capacity where voices[i].active { sum += voices[i].next(sine) }
             gain += (targetGain - gain) * smoothing
             let g = Float(gain)
             let l = filterL.process(sum.x * g), r = filterR.process(sum.y * g)
