@@ -106,6 +106,11 @@ public final class AmbientConductor: @unchecked Sendable {
             lookahead = Int64(lookaheadSeconds * host.sampleRate)
             lastFrame = 0
             morph = nil
+            // The phrase's remaining notes were placed on the old engine's frames: they are
+            // dropped (the next boundary brings new ones); the drums re-count their steps.
+            melody.removeAll()
+            drumsResync = true
+            leadNotes = KesshoLeadNote(seed: seedValue, sampleRate: sampleRate)
             guard playing else { return }
             let now = clock()
             grid = PhraseGrid(grid, anchoredAt: now, sampleRate: sampleRate)
