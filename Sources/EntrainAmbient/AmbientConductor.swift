@@ -197,8 +197,9 @@ public final class AmbientConductor: @unchecked Sendable {
             if key == "seedWindow", old != value, playing { restartStreams(at: grid.origin) }
             if key.hasPrefix("drumEuclid") || key == "drumEnabled" { drumsResync = true }
             // The web's UI writes a drum voice's morph into the state when it moves.
-            if key.hasPrefix("drum"), key.hasSuffix("Morph") || key.hasSuffix("PresetA") || key.hasSuffix("PresetB"),
-               let voice = DrumSound.Voice.allCases.first(where: { key.hasPrefix("drum\($0.name)") && key.count <= "drum\($0.name)PresetA".count }) {
+            if let voice = DrumSound.Voice.allCases.first(where: { v in
+                ["Morph", "PresetA", "PresetB"].contains { key == "drum\(v.name)\($0)" }
+            }) {
                 for (k, v) in KesshoDrumHit.morphWrite(voice: voice.name, state: current) {
                     current[k] = v
                     morph?.pin(k, v)

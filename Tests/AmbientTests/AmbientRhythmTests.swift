@@ -179,4 +179,19 @@ final class AmbientRhythmTests: XCTestCase {
         let none = try run(s, seconds: 2, source: .beat, external: nil).filter { $0.kind == .drumHit }
         XCTAssertEqual(none.first?.frame, 0)
     }
+
+    /// Moving a drum voice's morph writes the two presets' blend into the state, as the web's UI
+    /// does (and so the hits use it); a voice whose presets we do not know keeps its keys.
+    func testDrumMorphIsWrittenIntoTheState() throws {
+        let host = try EngineHost(sampleRate: 48_000)
+        var s = KesshoState.defaults
+        s["drumKickPresetA"] = .string("Soft Thud")
+        s["drumKickPresetB"] = .string("Far Boom")
+        let conductor = AmbientConductor(host: host, state: s) { .init(frame: 0, unixSeconds: Self.start) }
+        try conductor.set("drumKickMorph", .number(0.5))
+        XCTAssertEqual(conductor.state.number("drumKickDecay") ?? 0, (110.0 * 1300).squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(conductor.state.number("drumKickBody") ?? 0, 0.75, accuracy: 1e-12)
+        try conductor.set("drumSubPresetB", .string("Not Ours"))
+        XCTAssertEqual(conductor.state.number("drumSubFreq"), 50, "unknown preset: the state's value stays")
+    }
 }
