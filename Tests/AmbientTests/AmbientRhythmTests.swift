@@ -194,4 +194,22 @@ final class AmbientRhythmTests: XCTestCase {
         try conductor.set("drumSubPresetB", .string("Not Ours"))
         XCTAssertEqual(conductor.state.number("drumSubFreq"), 50, "unknown preset: the state's value stays")
     }
+
+    /// `synthChordSequencerEnabled` off: no chord is applied; the pad is released, unless a Euclid
+    /// lane plays pad voices (then only its notes reach the pad).
+    func testChordSequencerOff() throws {
+        var s = KesshoState.defaults
+        s["synthChordSequencerEnabled"] = .bool(false)
+        let plain = try run(s, seconds: 40)
+        XCTAssertTrue(plain.filter { $0.kind == .chord }.isEmpty)
+        XCTAssertFalse(plain.filter { $0.kind == .padRelease }.isEmpty)
+        var lanes = leadState(tempo: 1)
+        lanes["synthChordSequencerEnabled"] = .bool(false)
+        lanes["leadEnabled"] = .bool(false)
+        lanes["leadEuclid1Source"] = .string("synth1")
+        let played = try run(lanes, seconds: 40)
+        XCTAssertTrue(played.filter { $0.kind == .chord || $0.kind == .padRelease }.isEmpty)
+        XCTAssertFalse(played.filter { $0.kind == .padNote }.isEmpty)
+        XCTAssertTrue(played.filter { $0.kind == .leadNote }.isEmpty, "the lead is off")
+    }
 }
