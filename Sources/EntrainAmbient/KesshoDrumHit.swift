@@ -46,7 +46,8 @@ enum KesshoDrumHit {
         case .click:
             d.filter = number("Filter"); d.tone = number("Tone"); d.resonance = number("Resonance")
             d.pitch = number("Pitch"); d.pitchEnv = number("PitchEnv")
-            d.mode = ["impulse": 0, "noise": 1, "tonal": 2, "granular": 0][text("Mode")] ?? 0
+            d.mode = ["impulse": 0, "noise": 1, "tonal": 2, "granular": 3][text("Mode")] ?? 0
+            d.grainCount = Int(saturating: number("GrainCount")); d.grainSpread = number("GrainSpread")
         case .beepHi:
             d.frequency = number("Freq"); d.tone = number("Tone"); d.inharmonic = number("Inharmonic")
             d.partials = Int(saturating: number("Partials")); d.shimmer = number("Shimmer")
@@ -63,7 +64,7 @@ enum KesshoDrumHit {
             d.frequency = number("FilterFreq"); d.filterQ = number("FilterQ")
             d.filterType = ["lowpass": 0, "bandpass": 1, "highpass": 2][text("FilterType")] ?? 2
             d.filterEnv = number("FilterEnv"); d.filterEnvDecay = number("FilterEnvDecay")
-            d.colorLFO = number("ColorLFO")
+            d.colorLFO = number("ColorLFO"); d.formant = number("Formant")
             d.ratchetCount = Int(saturating: number("RatchetCount")); d.ratchetTime = number("RatchetTime")
         case .membrane:
             d.frequency = number("Size"); d.tension = number("Tension"); d.damping = number("Damping")

@@ -38,6 +38,27 @@ final class DrumVoiceTests: XCTestCase {
         }
     }
 
+    /// Granular clicks: n grains spread over the given time (later grains sound after the first
+    /// has died away); the noise voice's formants put energy round 700–2500 Hz.
+    func testGranularClicksAndFormants() {
+        let one = render(sound(.click, ["drumClickMode": .string("granular"), "drumClickDecay": .number(5)])).samples
+        let many = render(sound(.click, ["drumClickMode": .string("granular"), "drumClickDecay": .number(5),
+                                         "drumClickGrainCount": .number(6), "drumClickGrainSpread": .number(40)])).samples
+        XCTAssertGreaterThan(many.count, one.count + Int(0.03 * rate), "the grains spread over 40 ms")
+        XCTAssertGreaterThan(Measure.peak(many[Int(0.01 * rate)...]), 0.05 * Measure.peak(many), "later grains sound")
+        let plain = render(sound(.noise, ["drumNoiseFilterType": .string("lowpass"), "drumNoiseFilterFreq": .number(15000),
+                                          "drumNoiseDecay": .number(400)])).samples
+        let vowel = render(sound(.noise, ["drumNoiseFilterType": .string("lowpass"), "drumNoiseFilterFreq": .number(15000),
+                                          "drumNoiseDecay": .number(400), "drumNoiseFormant": .number(1)])).samples
+        func band(_ x: [Float], _ lo: Double, _ hi: Double) -> Double {
+            let s = Spectrum(Array(x[..<8192]), sampleRate: rate)
+            return (s.bin(of: lo)...s.bin(of: hi)).reduce(0) { $0 + s.magnitudes[$1] * s.magnitudes[$1] }
+        }
+        let ratioPlain = band(plain, 1100, 1300) / band(plain, 5000, 8000)
+        let ratioVowel = band(vowel, 1100, 1300) / band(vowel, 5000, 8000)
+        XCTAssertGreaterThan(ratioVowel, 10 * ratioPlain, "the 1200 Hz formant stands out")
+    }
+
     func dominant(_ out: [Float], from: Double, to: Double, skip: Double) -> Double {
         let start = Int(skip * rate)
         return Spectrum(Array(out[start..<min(out.count, start + 8192)]), sampleRate: rate).peak(from: from, to: to).frequency

@@ -22,7 +22,7 @@ final class AmbientSchemaTests: XCTestCase {
         XCTAssertEqual(AmbientKeyStatus.status(of: "oceanFoam"), .rendered(nil))
         XCTAssertEqual(AmbientKeyStatus.status(of: "grainSize"), .rendered(nil))
         for key in ["randomness", "filterResonance", "reverbEngine", "maxGrains", "oceanSampleLevel", "leadTimbre",
-                    "leadVibratoDepth", "lead1MorphMode", "drumEuclidSwing", "drumNoiseFormant", "drumKickMorphAuto",
+                    "leadVibratoDepth", "lead1MorphMode", "drumEuclidSwing", "drumNoiseBreath", "drumKickMorphAuto",
                     "drumEuclid2VelocityMin"] {
             guard case .storedOnly = AmbientKeyStatus.status(of: key) else { XCTFail(key); continue }
         }

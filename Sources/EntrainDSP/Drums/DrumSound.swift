@@ -29,6 +29,8 @@ public struct DrumSound: Sendable, BitwiseCopyable {
     public var shape = 0.0, drive = 0.0, subOctave = 0.0, click = 0.3, punch = 0.5, tail = 0.0
     // Click: mode 0 impulse, 1 noise, 2 tonal, 3 granular.
     public var mode = 0, filter = 4000.0, resonance = 0.4, pitch = 2000.0
+    /// Granular clicks: grains (1…8) spread over `grainSpread` ms.
+    public var grainCount = 1, grainSpread = 0.0
     // BeepHi.
     public var inharmonic = 0.0, partials = 1, shimmer = 0.0, shimmerRate = 4.0, brightness = 0.5
     public var modRatio = 2.0, modEnvDecay = 0.0, modEnvEnd = 0.2
@@ -37,6 +39,8 @@ public struct DrumSound: Sendable, BitwiseCopyable {
     public var modalSpread = 0.0, modalCut = 0.0, oscGain = 1.0, modalGain = 1.0
     // Noise: filter type 0 lowpass, 1 bandpass, 2 highpass.
     public var filterType = 2, filterQ = 1.0, filterEnv = 0.0, filterEnvDecay = 100.0, colorLFO = 0.0
+    /// Vowel formants (700, 1200, 2500 Hz) blended in.
+    public var formant = 0.0
     public var ratchetCount = 0, ratchetTime = 30.0
     // Membrane: exciter 0 impulse, 1 noise, 2 stick, 3 brush, 4 mallet; material 0 skin, 1 metal,
     // 2 wood, 3 glass, 4 plastic.

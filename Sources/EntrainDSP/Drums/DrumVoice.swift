@@ -105,6 +105,17 @@ public struct DrumVoice {
             case 2:
                 sweep(from: sound.pitch * FastMath.exp2(sound.pitchEnv / 12), to: sound.pitch, ms: 0.3 * decayMs)
                 filters[0] = WebAudioBiquad(.lowpass, frequency: sound.filter, q: 1, sampleRate: rate)
+            case 3:
+                // Grains at seeded times within the spread (the first at once), level 1/√n, one
+                // high-pass at the filter (Q 2).
+                let n = min(max(sound.grainCount, 1), 8)
+                for k in 0..<8 {
+                    modeFrequency[k] = k == 0 ? 0 : Double(noise.nextUInt32()) / 4_294_967_296 * sound.grainSpread / 1000 * rate
+                    modeGain[k] = k < n ? Float(1 / FastMath.exp2(0.5 * FastMath.log2(Double(n)))) : 0
+                }
+                filters[0] = WebAudioBiquad(.highpass, frequency: sound.filter, q: 2, sampleRate: rate)
+                ampFactor = Self.decayFactor(milliseconds: decayMs * (0.1 + 0.2 * sound.tone), rate: rate)
+                length += Int(sound.grainSpread / 1000 * rate)
             default:
                 filters[0] = WebAudioBiquad(.highpass, frequency: sound.filter, q: 0.5 + 15 * sound.resonance, sampleRate: rate)
                 ampFactor = Self.decayFactor(milliseconds: decayMs * (0.1 + 0.2 * sound.tone), rate: rate)
@@ -141,6 +152,10 @@ public struct DrumVoice {
             burst = 1
             burstFactor = Self.decayFactor(milliseconds: 5, rate: rate)
         case .noise:
+            let q = 5 + 10 * sound.formant
+            filters[1] = WebAudioBiquad(.bandpass, frequency: 700, q: q, sampleRate: rate)
+            filters[2] = WebAudioBiquad(.bandpass, frequency: 1200, q: q, sampleRate: rate)
+            filters[3] = WebAudioBiquad(.bandpass, frequency: 2500, q: q, sampleRate: rate)
             setNoiseFilter(sound.frequency * (1 + sound.filterEnv))
             sweep(from: max(sound.frequency * (1 + sound.filterEnv), 20), to: sound.frequency, ms: sound.filterEnvDecay)
         case .membrane:
@@ -252,11 +267,17 @@ public struct DrumVoice {
             }
         case .click:
             switch s.mode {
-            case 2: y = Double(filters[0].process(Float(FastMath.sinTurns(osc(0, frequency)))))
-            case 1: y = Double(filters[0].process(white()))
-            default: y = Double(filters[0].process(n == 0 ? 1 : white() * 0.5))
+            case 2: y = Double(filters[0].process(Float(FastMath.sinTurns(osc(0, frequency))))) * amp
+            case 1: y = Double(filters[0].process(white())) * amp
+            case 3:
+                var env = 0.0
+                for k in 0..<8 where modeGain[k] > 0 && Double(n) >= modeFrequency[k] {
+                    let since = Double(n) - modeFrequency[k]
+                    env += Double(modeGain[k]) * FastMath.exp2(FastMath.log2(ampFactor) * since)
+                }
+                y = Double(filters[0].process(white() * Float(env)))
+            default: y = Double(filters[0].process(n == 0 ? 1 : white() * 0.5)) * amp
             }
-            y *= amp
         case .beepHi:
             var x = 0.0
             let n1 = min(max(s.partials, 1), 6)
@@ -295,7 +316,13 @@ public struct DrumVoice {
                     env = FastMath.exp2(-9.97 * Double(n - s.ratchetCount * spacing) / (max(s.decay, 1) / 1000 * rate))
                 }
             }
-            y = Double(filters[0].process(white())) * env
+            let w = white()
+            var x = Double(filters[0].process(w))
+            if s.formant > 0 {
+                let vowel = Double(filters[1].process(w) + filters[2].process(w) + filters[3].process(w))
+                x += (vowel * 3 - x) * s.formant
+            }
+            y = x * env
         case .membrane:
             if sweeping && n % 16 == 0 { retuneMembrane() }
             var e: Double
