@@ -168,6 +168,8 @@ public struct Engine {
         for k in 0..<beat.eventCount where beat.events[k].kind == .beat {
             light.queueBeat(at: beat.events[k].frame)
             haptic.queueBeat(at: beat.events[k].frame)
+            status.pointee.lastBeatFrame.store(Int(beat.events[k].frame), ordering: .relaxed)
+            status.pointee.lastBeatCount.store(Int(beat.events[k].count), ordering: .relaxed)
         }
         light.periodStart = frame
         light.freewheeling = freewheeling

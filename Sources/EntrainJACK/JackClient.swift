@@ -122,6 +122,20 @@ public final class JackClient: @unchecked Sendable {
         return (Double(anchor.micros) + frames * 1e6 / sampleRate + (wallNow - jackNow)) / 1e6
     }
 
+    /// JACK transport's musical position while it rolls and a timebase master gives bars and
+    /// beats: the engine frame of the current cycle's start, the beats counted from bar 1 beat 1
+    /// there, and the tempo. Nil when stopped, without a timebase master, or before the first cycle.
+    public func transportBeats() -> (frame: Int64, beat: Double, bpm: Double)? {
+        guard !held.withLock({ $0.closed }), let anchor = context.pointee.anchor() else { return nil }
+        var position = jack_position_t()
+        guard jack_transport_query(client, &position) == JackTransportRolling,
+              position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_minute > 0 else { return nil }
+        let ticks = position.ticks_per_beat > 0 ? Double(position.tick) / position.ticks_per_beat : 0
+        let beat = Double(position.bar - 1) * Double(position.beats_per_bar) + Double(position.beat - 1) + ticks
+        let frame = anchor.frame + Int64(((Double(position.usecs) - Double(anchor.micros)) * sampleRate / 1e6).rounded())
+        return (frame, beat, position.beats_per_minute)
+    }
+
     /// Playback latency of the led port in frames (min of the range): a fixture's own path.
     public var lightLatency: Int { context.pointee.lightLatency.load(ordering: .relaxed) }
 

@@ -84,10 +84,17 @@ struct Bench: ParsableCommand {
         return times.sorted()[times.count / 2]
     }
 
+    /// CPU seconds the calling thread spends in `body`: what a share of one core means, and it
+    /// stays true when other processes keep the cores busy (wall time would count their turns too).
     func time(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
+        func now() -> Double {
+            var ts = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+            return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        }
+        let start = now()
         try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return now() - start
     }
 
     /// Seconds to render `frames` through the engine in blocks of `block`, into memory: every

@@ -85,6 +85,7 @@ struct Run: ParsableCommand {
                                          sliders: KesshoSliders(ambientStart.preset), seed: ambient.seed,
                                          clock: AmbientConductor.liveClock(current.host, on: client))
         if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
+        conductor.readExternalBeats(AmbientBeatSources.live(current: current, client: client))
         let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets.standard(),
                                                logger: logger)
         if let program, let path = session.path {

@@ -26,8 +26,9 @@ final class RealtimeProbeTests: LiveClientTestCase {
         defer { try? FileManager.default.removeItem(at: probe); try? FileManager.default.removeItem(at: report) }
 
         let rec = try recorder(seconds: 2)
-        // The ambient engine too, with a preset whose sliders walk (settings events at 10 Hz).
-        let ambient = ["--ambient-preset", Fixtures.shippedAmbientPresets.appendingPathComponent("Tidal_Glass.json").path]
+        // The ambient engine too, with a preset whose sliders walk (settings events at 10 Hz), with the
+        // lead and drums busy (note and hit events, FM and drum voices starting on the process thread).
+        let ambient = ["--ambient-preset", Fixtures.shippedAmbientPresets.appendingPathComponent("Full_Tide.json").path]
         let client = try startClient(["--noise", "pink", "--noise-level", "0.3", "--fade-in", "0.5", "--fade-out", "0.5",
                                       "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"] + ambient,
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],

@@ -71,7 +71,7 @@ final class KesshoPresetTests: XCTestCase {
     }
 
     func testEveryOwnPresetLoads() throws {
-        XCTAssertEqual(Self.ownFiles.count, 7, "4 shipped presets + 3 test presets")
+        XCTAssertEqual(Self.ownFiles.count, 17, "14 shipped presets + 3 test presets")
         try checkEveryFileLoads(Self.ownFiles)
     }
 

@@ -6,7 +6,7 @@ import EntrainDSP
 /// frames: chords with their stagger, the granulator's per-phrase draws, settings, play and
 /// stop. While stopped and faded out it computes nothing.
 ///
-/// The lead and drums (next stage) slot in beside the pad: their buses join `AmbientMix`'s inputs.
+/// Lead notes, drum hits and the Euclid lanes' pad notes arrive the same way, each on its frame.
 struct AmbientPlugin {
     let sampleRate: Double
     var sound: AmbientSound
@@ -42,6 +42,14 @@ struct AmbientPlugin {
         case .stop:
             stopping = true
             bus.fade(to: 0, frames: Int(event.seconds * sampleRate))
+        case .leadNote:
+            sound.play(note: event.note)
+        case .drumHit:
+            sound.play(hit: event.hit)
+        case .padNote:
+            sound.playPad(voice: event.padVoice, frequency: event.chord[0], velocity: event.seconds)
+        case .padRelease:
+            sound.releasePad()
         }
     }
 

@@ -1,0 +1,81 @@
+import BeatLab
+import Foundation
+import Kessho
+import TestSupport
+import XCTest
+
+/// The drums keeping time live: with the engine's own grid, and with JACK transport while a
+/// timebase master runs (`--set /ambient/tempoSource=jack`).
+final class AmbientTempoLiveTests: LiveClientTestCase {
+    /// A kick on every eighth note and nothing else: its onsets show the tempo in force.
+    func kickPreset(bpm: Double = 120) throws -> URL {
+        var state = KesshoState.defaults
+        for (key, value) in [("synthLevel", KesshoValue.number(0)), ("synthReverbSend", .number(0)), ("granularEnabled", .bool(false)),
+                             ("reverbEnabled", .bool(false)), ("drumEnabled", .bool(true)), ("drumLevel", .number(0.8)),
+                             ("drumEuclidMasterEnabled", .bool(true)), ("drumEuclidBaseBPM", .number(bpm)),
+                             ("drumEuclid1Enabled", .bool(true)), ("drumEuclid1Steps", .number(4)), ("drumEuclid1Hits", .number(4)),
+                             ("drumKickDecay", .number(60)), ("drumKickDelaySend", .number(0))] {
+            state[key] = value
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kicks-\(UUID().uuidString).json")
+        try Data(KesshoPresetWriter.data(KesshoPreset(name: "kicks", state: state))).write(to: file)
+        return file
+    }
+
+    /// Onset times (s): where the 2 ms envelope rises past a third of the take's peak.
+    func onsets(_ x: [Float]) -> [Double] {
+        let hop = 96, peak = Measure.peak(x)
+        var out: [Double] = [], armed = true
+        for start in stride(from: 0, to: x.count - hop, by: hop) {
+            let level = Measure.peak(x[start..<(start + hop)])
+            if armed && level > peak / 3 { out.append(Double(start) / 48_000); armed = false }
+            if level < peak / 10 { armed = true }
+        }
+        return out
+    }
+
+    func medianInterval(_ onsets: [Double]) -> Double {
+        let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }.sorted()
+        return gaps.isEmpty ? 0 : gaps[gaps.count / 2]
+    }
+
+    func kicks(_ extra: [String], bpm: Double = 120, before: (() throws -> Void)? = nil) throws -> [Double] {
+        let preset = try kickPreset(bpm: bpm)
+        defer { try? FileManager.default.removeItem(at: preset) }
+        let rec = try recorder(seconds: 4)
+        let client = try startClient(["--ambient-preset", preset.path, "--volume", "0"] + extra, recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:ambient_L", "entrain:ambient_R"])
+        try before?()
+        return onsets(Array(try rec.record()[0][24_000...]))
+    }
+
+    func testPhraseGridKeepsTheStatesTempo() throws {
+        let times = try kicks([])
+        XCTAssertGreaterThan(times.count, 8)
+        XCTAssertEqual(medianInterval(times), 0.25, accuracy: 0.004, "eighths at 120 BPM")
+    }
+
+    func testJackTransportSetsTheTempo() throws {
+        let master = try JackTimebaseMaster(server: try server.name, bpm: 100)
+        defer { master.stop() }
+        let times = try kicks(["--set", "/ambient/tempoSource=jack"])
+        XCTAssertGreaterThan(times.count, 8)
+        XCTAssertEqual(medianInterval(times), 0.3, accuracy: 0.004, "eighths at the transport's 100 BPM")
+    }
+
+    /// A 120 BPM drum track on beat_in: once the tracker has its beat, the kicks (90 BPM in the
+    /// state) play eighths of the track's tempo instead.
+    func testBeatOnBeatInSetsTheTempo() throws {
+        let server = try self.server
+        let item = try XCTUnwrap(BeatCorpus.item(named: "rock-120", sampleRate: server.sampleRate))
+        let drums = try JackPlayer(server: server.name, samples: item.samples, name: "drums")
+        let times = try kicks(["--set", "/ambient/tempoSource=beat"], bpm: 90) {
+            try drums.connect(to: "entrain:beat_in")
+            drums.play()
+            Thread.sleep(forTimeInterval: 8)  // the tracker locks within about 5 s
+        }
+        XCTAssertGreaterThan(times.count, 8)
+        XCTAssertEqual(medianInterval(times), 0.25, accuracy: 0.01, "eighths at the track's 120 BPM, not the state's 90")
+    }
+}
