@@ -11,5 +11,5 @@ struct Entrain: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Run.self, Render.self, Analyse.self, BeatEval.self, Validate.self, Import.self, Plot.self, PresetCommand.self, PlaylistCommand.self, Bench.self, OSCLoad.self,
-                      OSCSchemaCommand.self])
+                      OSCSchemaCommand.self, HRVCommand.self])
 }

@@ -1,0 +1,120 @@
+/// RR intervals in, an update about once a second out: artifacts rejected, the standard
+/// measures and spectral coherence over a rolling window, and the EBS metrics, phase space and
+/// modes in the chosen algorithm. A value type with no clock of its own: callers pass times
+/// (RR time in a replay, wall time live), so a replay and a live run compute alike.
+public struct HRVPipeline: Sendable {
+    public let settings: HRVSettings
+    public private(set) var filter = ArtifactFilter()
+    private var beats: [Double] = []
+    private var unreported: [Double] = []
+    private var lastTick: Double?
+    private var trajectory = PhaseTrajectory()
+    private var hysteresis = ModeHysteresis()
+    private var previousSoft: [Double]?
+    private var previous2D: [Double]?
+    private var calmHistory: [(t: Double, calm: Double)] = []
+    /// Beats kept: enough for the longest window.
+    static let keptBeats = 1_000
+
+    /// Breathing, from the spectrum: 3–24 breaths a minute.
+    public static let breathBand = 0.05...0.40
+    /// Steady when the breathing peak holds this share of the band's power.
+    public static let steadyShare = 0.5
+
+    public init(settings: HRVSettings = HRVSettings()) { self.settings = settings }
+
+    /// Beats rejected as artifacts, and accepted.
+    public var rejected: Int { filter.rejected }
+    public var accepted: Int { filter.accepted }
+
+    /// Take intervals (ms) that arrived at `time` s; the update when one is due.
+    public mutating func ingest(_ rr: [Double], at time: Double) -> HRVUpdate? {
+        for r in rr {
+            unreported.append(r)
+            if filter.accept(r) { beats.append(r) }
+        }
+        if beats.count > Self.keptBeats { beats.removeFirst(beats.count - Self.keptBeats) }
+        guard beats.count >= settings.minimumBeats, lastTick.map({ time - $0 >= settings.tickSeconds }) ?? true else { return nil }
+        lastTick = time
+        return update(at: time)
+    }
+
+    /// The accepted beats of the last `seconds`.
+    func recent(seconds: Double) -> [Double] {
+        var sum = 0.0, start = beats.count
+        while start > 0 && sum + beats[start - 1] <= seconds * 1000 { sum += beats[start - 1]; start -= 1 }
+        return Array(beats[max(0, min(start, beats.count - 2))...])
+    }
+
+    private mutating func update(at t: Double) -> HRVUpdate {
+        let reference = settings.algorithm == .reference
+        let window = recent(seconds: settings.windowSeconds)
+        let ebs = reference ? Array(beats.suffix(settings.referenceBeats)) : window
+        let spectrum = RRSpectrum(window)
+        let amplitude = RRStatistics.amplitude(ebs), volatility = RRStatistics.volatility(ebs)
+        let lags = reference ? Entrainment.referenceLags : Entrainment.breathingLags(meanRR: RRStatistics.mean(ebs), count: ebs.count)
+        let entrainment = Entrainment.compute(ebs, lags: lags)
+        let breath = reference ? BreathEstimate.fromPeaks(ebs) : Self.spectralBreath(spectrum)
+        let calm = CalmScore.score(entrainment: entrainment.value, steadiness: breath.steadinessScore, amplitude: amplitude,
+                                   volatility: volatility, clampVolatilityTerm: !reference)
+        let metrics = HRVUpdate.Metrics(amplitude: amplitude, entrainment: entrainment, breath: breath, volatility: volatility,
+                                        calm: calm, calmLabel: CalmScore.label(calm))
+        let ampNorm = RRStatistics.normalizedAmplitude(amplitude)
+        let soft = SixModes.classify(entrainment: entrainment.value, steady: breath.steady, amplitudeNorm: ampNorm,
+                                     volatility: volatility, previous: previousSoft)
+        previousSoft = soft.membership
+        let phase = trajectory.append(PhaseTrajectory.position(entrainment: entrainment.value, breathRate: breath.rate,
+                                                               amplitudeNorm: ampNorm), at: t)
+        let twoAxis = TwoAxisModes.classify(calm: calm, coherence: phase.coherence, previous: previous2D)
+        previous2D = twoAxis.membership
+        let mode = reportMode(soft: soft, twoAxis: twoAxis, calm: calm, warmingUp: phase.warmingUp, at: t)
+        let timeDomain = TimeDomain(window)
+        let newBeats = unreported
+        unreported.removeAll()
+        return HRVUpdate(t: t, newBeats: newBeats, algorithm: settings.algorithm,
+                         heartRate: TimeDomain.heartRate(meanRR: RRStatistics.mean(Array(beats.suffix(settings.heartRateBeats)))),
+                         timeDomain: timeDomain, spectral: spectrum.map(SpectralCoherence.init), metrics: metrics, phase: phase, mode: mode,
+                         rejected: filter.rejected, accepted: filter.accepted)
+    }
+
+    /// The hysteresis and movement annotation (skipped while the phase space warms up).
+    private mutating func reportMode(soft: SoftMode, twoAxis: SoftMode, calm: Double, warmingUp: Bool, at t: Double) -> HRVUpdate.Mode {
+        var velocity = 0.0, acceleration = 0.0
+        if let last = calmHistory.last {
+            let dt1 = max(t - last.t, 0.001)
+            velocity = (calm - last.calm) / dt1
+            if calmHistory.count >= 2 {
+                let before = calmHistory[calmHistory.count - 2]
+                acceleration = (velocity - (last.calm - before.calm) / max(last.t - before.t, 0.001)) / dt1
+            } else {
+                acceleration = velocity / dt1
+            }
+        }
+        calmHistory.append((t, calm))
+        if calmHistory.count > 2 { calmHistory.removeFirst() }
+        guard !warmingUp else {
+            let reported = ModeHysteresis.Output(mode: soft.primaryLabel, confidence: soft.membership[soft.primary], status: .unknown,
+                                                 dwell: 0, previous: nil)
+            return HRVUpdate.Mode(soft: soft, twoAxis: twoAxis, reported: reported, annotation: "insufficient data",
+                                  movementLabel: soft.primaryLabel, calmAcceleration: abs(acceleration))
+        }
+        let annotation = MovementAnnotation.annotate(velocity: velocity, acceleration: acceleration,
+                                                     previousMode: hysteresis.previous, dwell: hysteresis.dwell(at: t))
+        let reported = hysteresis.update(proposed: soft.primaryLabel, membership: soft.membership[soft.primary], at: t)
+        return HRVUpdate.Mode(soft: soft, twoAxis: twoAxis, reported: reported, annotation: annotation,
+                              movementLabel: MovementAnnotation.label(mode: reported.mode, annotation: annotation),
+                              calmAcceleration: abs(acceleration))
+    }
+
+    /// Our default breathing estimate: the strongest frequency of 3–24 cycles a minute in the
+    /// RR spectrum, steady when that peak holds at least half the band's power. Beat-to-beat
+    /// noise spreads thinly over the band and barely moves the peak.
+    static func spectralBreath(_ spectrum: RRSpectrum?) -> BreathEstimate {
+        guard let spectrum else { return .none }
+        let f = spectrum.peak(in: breathBand)
+        let band = spectrum.power(in: breathBand)
+        guard band > 0 else { return .none }
+        let share = spectrum.power(in: max(breathBand.lowerBound, f - SpectralCoherence.halfWidth)...min(breathBand.upperBound, f + SpectralCoherence.halfWidth)) / band
+        return BreathEstimate(rate: f * 60, steady: share >= steadyShare)
+    }
+}
