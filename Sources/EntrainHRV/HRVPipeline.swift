@@ -8,11 +8,7 @@ public struct HRVPipeline: Sendable {
     private var beats: [Double] = []
     private var unreported: [Double] = []
     private var lastTick: Double?
-    private var trajectory = PhaseTrajectory()
-    private var hysteresis = ModeHysteresis()
-    private var previousSoft: [Double]?
-    private var previous2D: [Double]?
-    private var calmHistory: [(t: Double, calm: Double)] = []
+    private var tracker = ModeTracker()
     /// Beats kept: enough for the longest window.
     static let keptBeats = 1_000
 
@@ -47,63 +43,31 @@ public struct HRVPipeline: Sendable {
     }
 
     private mutating func update(at t: Double) -> HRVUpdate {
-        let reference = settings.algorithm == .reference
         let window = recent(seconds: settings.windowSeconds)
-        let ebs = reference ? Array(beats.suffix(settings.referenceBeats)) : window
+        let ebs = settings.algorithm == .reference ? Array(beats.suffix(settings.referenceBeats)) : window
         let spectrum = RRSpectrum(window)
-        let amplitude = RRStatistics.amplitude(ebs), volatility = RRStatistics.volatility(ebs)
-        let lags = reference ? Entrainment.referenceLags : Entrainment.breathingLags(meanRR: RRStatistics.mean(ebs), count: ebs.count)
-        let entrainment = Entrainment.compute(ebs, lags: lags)
-        let breath = reference ? BreathEstimate.fromPeaks(ebs) : Self.spectralBreath(spectrum)
-        let calm = CalmScore.score(entrainment: entrainment.value, steadiness: breath.steadinessScore, amplitude: amplitude,
-                                   volatility: volatility, clampVolatilityTerm: !reference)
-        let metrics = HRVUpdate.Metrics(amplitude: amplitude, entrainment: entrainment, breath: breath, volatility: volatility,
-                                        calm: calm, calmLabel: CalmScore.label(calm))
-        let ampNorm = RRStatistics.normalizedAmplitude(amplitude)
-        let soft = SixModes.classify(entrainment: entrainment.value, steady: breath.steady, amplitudeNorm: ampNorm,
-                                     volatility: volatility, previous: previousSoft)
-        previousSoft = soft.membership
-        let phase = trajectory.append(PhaseTrajectory.position(entrainment: entrainment.value, breathRate: breath.rate,
-                                                               amplitudeNorm: ampNorm), at: t)
-        let twoAxis = TwoAxisModes.classify(calm: calm, coherence: phase.coherence, previous: previous2D)
-        previous2D = twoAxis.membership
-        let mode = reportMode(soft: soft, twoAxis: twoAxis, calm: calm, warmingUp: phase.warmingUp, at: t)
-        let timeDomain = TimeDomain(window)
+        let metrics = Self.metrics(ebs, algorithm: settings.algorithm, spectrum: spectrum)
+        let (phase, mode) = tracker.track(metrics, at: t)
         let newBeats = unreported
         unreported.removeAll()
         return HRVUpdate(t: t, newBeats: newBeats, algorithm: settings.algorithm,
                          heartRate: TimeDomain.heartRate(meanRR: RRStatistics.mean(Array(beats.suffix(settings.heartRateBeats)))),
-                         timeDomain: timeDomain, spectral: spectrum.map(SpectralCoherence.init), metrics: metrics, phase: phase, mode: mode,
-                         rejected: filter.rejected, accepted: filter.accepted)
+                         timeDomain: TimeDomain(window), spectral: spectrum.map(SpectralCoherence.init), metrics: metrics, phase: phase,
+                         mode: mode, rejected: filter.rejected, accepted: filter.accepted)
     }
 
-    /// The hysteresis and movement annotation (skipped while the phase space warms up).
-    private mutating func reportMode(soft: SoftMode, twoAxis: SoftMode, calm: Double, warmingUp: Bool, at t: Double) -> HRVUpdate.Mode {
-        var velocity = 0.0, acceleration = 0.0
-        if let last = calmHistory.last {
-            let dt1 = max(t - last.t, 0.001)
-            velocity = (calm - last.calm) / dt1
-            if calmHistory.count >= 2 {
-                let before = calmHistory[calmHistory.count - 2]
-                acceleration = (velocity - (last.calm - before.calm) / max(last.t - before.t, 0.001)) / dt1
-            } else {
-                acceleration = velocity / dt1
-            }
-        }
-        calmHistory.append((t, calm))
-        if calmHistory.count > 2 { calmHistory.removeFirst() }
-        guard !warmingUp else {
-            let reported = ModeHysteresis.Output(mode: soft.primaryLabel, confidence: soft.membership[soft.primary], status: .unknown,
-                                                 dwell: 0, previous: nil)
-            return HRVUpdate.Mode(soft: soft, twoAxis: twoAxis, reported: reported, annotation: "insufficient data",
-                                  movementLabel: soft.primaryLabel, calmAcceleration: abs(acceleration))
-        }
-        let annotation = MovementAnnotation.annotate(velocity: velocity, acceleration: acceleration,
-                                                     previousMode: hysteresis.previous, dwell: hysteresis.dwell(at: t))
-        let reported = hysteresis.update(proposed: soft.primaryLabel, membership: soft.membership[soft.primary], at: t)
-        return HRVUpdate.Mode(soft: soft, twoAxis: twoAxis, reported: reported, annotation: annotation,
-                              movementLabel: MovementAnnotation.label(mode: reported.mode, annotation: annotation),
-                              calmAcceleration: abs(acceleration))
+    /// The EBS metrics of `x`: in the reference algorithm exactly the reference's; in ours with
+    /// breathing-length lags, breathing from `spectrum` and the volatility term kept ≥ 0.
+    public static func metrics(_ x: [Double], algorithm: HRVSettings.Algorithm, spectrum: RRSpectrum? = nil) -> HRVUpdate.Metrics {
+        let reference = algorithm == .reference
+        let amplitude = RRStatistics.amplitude(x), volatility = RRStatistics.volatility(x)
+        let lags = reference ? Entrainment.referenceLags : Entrainment.breathingLags(meanRR: RRStatistics.mean(x), count: x.count)
+        let entrainment = Entrainment.compute(x, lags: lags)
+        let breath = reference ? BreathEstimate.fromPeaks(x) : spectralBreath(spectrum)
+        let calm = CalmScore.score(entrainment: entrainment.value, steadiness: breath.steadinessScore, amplitude: amplitude,
+                                   volatility: volatility, clampVolatilityTerm: !reference)
+        return HRVUpdate.Metrics(amplitude: amplitude, entrainment: entrainment, breath: breath, volatility: volatility,
+                                 calm: calm, calmLabel: CalmScore.label(calm))
     }
 
     /// Our default breathing estimate: the strongest frequency of 3–24 cycles a minute in the

@@ -7,6 +7,15 @@ public struct HRVUpdate: Sendable {
         public var volatility: Double
         public var calm: Double
         public var calmLabel: String
+
+        public init(amplitude: Double, entrainment: Entrainment, breath: BreathEstimate, volatility: Double, calm: Double, calmLabel: String) {
+            self.amplitude = amplitude
+            self.entrainment = entrainment
+            self.breath = breath
+            self.volatility = volatility
+            self.calm = calm
+            self.calmLabel = calmLabel
+        }
     }
 
     public struct Mode: Sendable {
