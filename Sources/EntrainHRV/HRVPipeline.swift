@@ -6,6 +6,10 @@ public struct HRVPipeline: Sendable {
     public let settings: HRVSettings
     public private(set) var filter = ArtifactFilter()
     private var beats: [Double] = []
+    /// When each accepted beat ended, in seconds of RR (rejected intervals count: a missed beat
+    /// still took its time), so the spectrum's time axis has gaps, not a squeeze.
+    private var beatTimes: [Double] = []
+    private var clock = 0.0
     private var unreported: [Double] = []
     private var lastTick: Double?
     private var tracker = ModeTracker()
@@ -27,25 +31,37 @@ public struct HRVPipeline: Sendable {
     public mutating func ingest(_ rr: [Double], at time: Double) -> HRVUpdate? {
         for r in rr {
             unreported.append(r)
-            if filter.accept(r) { beats.append(r) }
+            if r.isFinite && r > 0 { clock += min(r, Self.longestGap) / 1000 }
+            if filter.accept(r) {
+                beats.append(r)
+                beatTimes.append(clock)
+            }
         }
-        if beats.count > Self.keptBeats { beats.removeFirst(beats.count - Self.keptBeats) }
+        if beats.count > Self.keptBeats {
+            beats.removeFirst(beats.count - Self.keptBeats)
+            beatTimes.removeFirst(beatTimes.count - Self.keptBeats)
+        }
         guard beats.count >= settings.minimumBeats, lastTick.map({ time - $0 >= settings.tickSeconds }) ?? true else { return nil }
         lastTick = time
         return update(at: time)
     }
 
-    /// The accepted beats of the last `seconds`.
-    func recent(seconds: Double) -> [Double] {
-        var sum = 0.0, start = beats.count
-        while start > 0 && sum + beats[start - 1] <= seconds * 1000 { sum += beats[start - 1]; start -= 1 }
-        return Array(beats[max(0, min(start, beats.count - 2))...])
+    /// A rejected interval adds at most this to the clock (ms): garbage is not time.
+    static let longestGap = 5_000.0
+
+    /// The accepted beats of the last `seconds` (at least two), with their end times.
+    func recent(seconds: Double) -> (rr: [Double], times: [Double]) {
+        guard let end = beatTimes.last else { return ([], []) }
+        var start = beats.count - 1
+        while start > 0 && end - (beatTimes[start - 1] - beats[start - 1] / 1000) <= seconds { start -= 1 }
+        start = max(0, min(start, beats.count - 2))
+        return (Array(beats[start...]), Array(beatTimes[start...]))
     }
 
     private mutating func update(at t: Double) -> HRVUpdate {
-        let window = recent(seconds: settings.windowSeconds)
+        let (window, times) = recent(seconds: settings.windowSeconds)
         let ebs = settings.algorithm == .reference ? Array(beats.suffix(settings.referenceBeats)) : window
-        let spectrum = RRSpectrum(window)
+        let spectrum = RRSpectrum(window, times: times)
         let metrics = Self.metrics(ebs, algorithm: settings.algorithm, spectrum: spectrum)
         let (phase, mode) = tracker.track(metrics, at: t)
         let newBeats = unreported

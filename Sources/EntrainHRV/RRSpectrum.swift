@@ -13,11 +13,13 @@ public struct RRSpectrum: Sendable {
     public let binWidth: Double
     public let power: [Double]
 
-    /// nil when the series spans less than `minimumSeconds`.
-    public init?(_ rr: [Double], minimumSeconds: Double = 20) {
-        var times: [Double] = [], t = 0.0
-        for r in rr { t += r / 1000; times.append(t) }
-        guard rr.count >= 4, let first = times.first, t - first >= minimumSeconds else { return nil }
+    /// `times`: when each beat ended, in seconds (nil: one after the other, as the intervals
+    /// add up; a series with rejected beats passes its own, gaps included). nil when the series
+    /// spans less than `minimumSeconds`.
+    public init?(_ rr: [Double], times given: [Double]? = nil, minimumSeconds: Double = 20) {
+        var times = given ?? []
+        if given == nil { var t = 0.0; for r in rr { t += r / 1000; times.append(t) } }
+        guard rr.count >= 4, times.count == rr.count, let first = times.first, let t = times.last, t - first >= minimumSeconds else { return nil }
         let count = min(Self.length, Int((t - first) * Self.sampleRate) + 1)
         var samples = [Double](repeating: 0, count: count)
         var j = 0
