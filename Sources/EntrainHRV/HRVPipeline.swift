@@ -23,6 +23,9 @@ public struct HRVPipeline: Sendable {
 
     public init(settings: HRVSettings = HRVSettings()) { self.settings = settings }
 
+    /// Beats per minute from the last few accepted beats, now (not only at updates).
+    public var heartRate: Double { TimeDomain.heartRate(meanRR: RRStatistics.mean(Array(beats.suffix(settings.heartRateBeats)))) }
+
     /// Beats rejected as artifacts, and accepted.
     public var rejected: Int { filter.rejected }
     public var accepted: Int { filter.accepted }
@@ -67,7 +70,7 @@ public struct HRVPipeline: Sendable {
         let newBeats = unreported
         unreported.removeAll()
         return HRVUpdate(t: t, newBeats: newBeats, algorithm: settings.algorithm,
-                         heartRate: TimeDomain.heartRate(meanRR: RRStatistics.mean(Array(beats.suffix(settings.heartRateBeats)))),
+                         heartRate: heartRate,
                          timeDomain: TimeDomain(window), spectral: spectrum.map(SpectralCoherence.init), metrics: metrics, phase: phase,
                          mode: mode, rejected: filter.rejected, accepted: filter.accepted)
     }
