@@ -40,7 +40,7 @@ public final class HRVFamily: AddressFamily {
                           "default: fixed for real, noisy data; reference: the EBS reference engine's numbers (restarts the pipeline)"),
     ] + HRVMapping.sources.flatMap { source in [
         ControlDescriptor(prefix + "map/\(source)", .text(options: nil), default: .text("none"), glide: nil,
-                          "the address \(source) steers (a settable ranged number or toggle), or none: off"),
+                          "the address \(source) steers (a settable ranged number, toggle or choice), or none: off"),
         ControlDescriptor(prefix + "map/\(source)/low", .number(range: 0...1, step: nil, curve: .linear, integer: false), default: .number(0),
                           glide: nil, "fader position of the target (0…1 on its range) at \(source) 0"),
         ControlDescriptor(prefix + "map/\(source)/high", .number(range: 0...1, step: nil, curve: .linear, integer: false), default: .number(1),
@@ -62,9 +62,17 @@ public final class HRVFamily: AddressFamily {
     public func isTransient(_ address: String) -> Bool { true }
 
     public func value(of address: String) -> ControlValue? {
-        guard address.hasPrefix(Self.prefix), Self.byAddress[address] != nil else { return nil }
-        let key = String(address.dropFirst(Self.prefix.count))
-        let u = monitor.latest
+        guard Self.byAddress[address] != nil else { return nil }
+        return value(String(address.dropFirst(Self.prefix.count)), monitor.latest, monitor.settings)
+    }
+
+    /// Every value from one update (the feedback reads this 30 times a second).
+    public func snapshot() -> [(address: String, value: ControlValue)] {
+        let u = monitor.latest, settings = monitor.settings
+        return Self.standardDescriptors.compactMap { d in value(String(d.address.dropFirst(Self.prefix.count)), u, settings).map { (d.address, $0) } }
+    }
+
+    private func value(_ key: String, _ u: HRVUpdate?, _ settings: HRVMonitor.Settings) -> ControlValue? {
         switch key {
         case "hr": return .number(monitor.heartRate)
         case "rmssd": return .number(u?.timeDomain.rmssd ?? 0)
@@ -80,7 +88,7 @@ public final class HRVFamily: AddressFamily {
         case "artifacts": return .number(Double(monitor.counts.rejected))
         case "beats": return .number(Double(monitor.counts.accepted))
         case "available": return .bool(u != nil)
-        default: return setting(key, monitor.settings)
+        default: return setting(key, settings)
         }
     }
 
@@ -101,32 +109,31 @@ public final class HRVFamily: AddressFamily {
 
     public func set(_ changes: [ControlChange], at frame: Int64?) throws {
         let space = monitor.space
+        let lookup: ((String) -> ControlDescriptor?)? = space.map { space in { space.lookup($0)?.descriptor } }
+        for change in changes { for target in HRVMapping.targets(of: change) { try HRVMapping.check(target, in: lookup) } }
         try monitor.change { s in
             for change in changes {
                 let key = String(change.address.dropFirst(Self.prefix.count))
-                try apply(key, change.value, to: &s, space: space)
+                try apply(key, change.value, to: &s)
             }
         }
     }
 
-    private func apply(_ key: String, _ value: ControlValue, to s: inout HRVMonitor.Settings, space: AddressSpace?) throws {
+    /// One checked change (targets were checked by `set`).
+    private func apply(_ key: String, _ value: ControlValue, to s: inout HRVMonitor.Settings) throws {
         switch key {
         case "algorithm": s.algorithm = HRVSettings.Algorithm(rawValue: value.text ?? "") ?? .standard
         case "pacer": s.pacer.on = value.bool ?? false
         case "pacer/rate": s.pacer.rate = value.number ?? 6
         case "pacer/depth": s.pacer.depth = value.number ?? 1
         case "pacer/targets":
-            let targets = (value.text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            for target in targets { try HRVMapping.check(target, in: space) }
-            s.pacer.targets = targets
+            s.pacer.targets = HRVMapping.targets(of: ControlChange(Self.prefix + key, value))
         default:
             let parts = key.split(separator: "/").map(String.init)
             guard parts.count >= 2, parts[0] == "map", s.mappings[parts[1]] != nil else { throw ControlError.unknown(Self.prefix + key) }
             if parts.count == 2 {
                 let target = (value.text ?? "none").trimmingCharacters(in: .whitespaces)
-                if target == "none" || target.isEmpty { s.mappings[parts[1]]?.target = nil; return }
-                try HRVMapping.check(target, in: space)
-                s.mappings[parts[1]]?.target = target
+                s.mappings[parts[1]]?.target = target == "none" || target.isEmpty ? nil : target
             } else if parts[2] == "low" {
                 s.mappings[parts[1]]?.low = value.number ?? 0
             } else {

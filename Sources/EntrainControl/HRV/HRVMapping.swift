@@ -20,13 +20,21 @@ struct HRVMapping: Sendable, Equatable {
                              glide: descriptor.glideSeconds == nil ? nil : Self.glideSeconds)
     }
 
-    /// Whether `address` may be steered: a ranged number or a toggle, settable, not HRV's own.
-    static func check(_ address: String, in space: AddressSpace?) throws(ControlError) {
+    /// Whether `address` may be steered: a ranged number, toggle or choice, settable, not HRV's own.
+    /// `lookup`: the client's descriptors (nil: not known yet, only the loop is checked).
+    static func check(_ address: String, in lookup: ((String) -> ControlDescriptor?)?) throws(ControlError) {
         guard !address.hasPrefix(HRVFamily.prefix) else { throw ControlError(address, "an HRV address cannot be a mapping target") }
-        guard let space else { return }
-        guard let (_, descriptor) = space.lookup(address) else { throw ControlError.unknown(address) }
+        guard let lookup else { return }
+        guard let descriptor = lookup(address) else { throw ControlError.unknown(address) }
         do { _ = try descriptor.value(fromNormalized: 0) } catch {
-            throw ControlError(address, "cannot be a mapping target: only settable ranged numbers and toggles can")
+            throw ControlError(address, "cannot be a mapping target: only settable ranged numbers, toggles and choices can")
         }
+    }
+
+    /// The targets a change of a mapping or pacer address names (none for other addresses).
+    static func targets(of change: ControlChange) -> [String] {
+        guard change.address.hasPrefix(HRVFamily.prefix + "map/") || change.address == HRVFamily.prefix + "pacer/targets",
+              let text = change.value.text else { return [] }
+        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "none" }
     }
 }
