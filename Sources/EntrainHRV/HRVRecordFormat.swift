@@ -36,7 +36,7 @@ public enum HRVRecordFormat {
         line.number("entrainment", u.metrics.entrainment.value, 4)
         line.text("mode", u.mode.reported.mode)
         line.number("membership", u.mode.membership, 4)
-        line.number("beats", Double(u.timeDomain.count), 0)
+        line.number("window_beats", Double(u.timeDomain.count), 0)
         line.number("artifacts", Double(u.rejected), 0)
         line.text("algorithm", u.algorithm.rawValue)
         line.object("metrics", metrics(u))
