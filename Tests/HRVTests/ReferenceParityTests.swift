@@ -36,6 +36,17 @@ final class ReferenceParityTests: XCTestCase {
         XCTAssertEqual(m.calmLabel, "settled presence")
     }
 
+    /// The live pipeline in reference mode computes the same on its 30-beat window.
+    func testThePipelineInReferenceModeGivesTheVectorsValues() throws {
+        var pipeline = HRVPipeline(settings: HRVSettings(algorithm: .reference))
+        let u = try XCTUnwrap(pipeline.ingest(V.v1, at: 0))
+        XCTAssertEqual(u.metrics.entrainment.value, 0.833333, accuracy: tolerance)
+        XCTAssertEqual(u.metrics.breath.rate!, 12.0, accuracy: tolerance)
+        XCTAssertEqual(u.metrics.calm, 0.857076, accuracy: tolerance)
+        XCTAssertEqual(u.mode.soft.primaryLabel, "settled presence")
+        XCTAssertEqual(pipeline.rejected, 0)
+    }
+
     func testV2AntiPhaseCouplingIsNegativeAndEntrainmentZero() {
         let r = (4...8).map { RRStatistics.autocorrelation(V.v2, lag: $0) }
         for (got, want) in zip(r, [-0.402983, -0.721656, -0.833648, -0.722260, -0.430998]) { XCTAssertEqual(got, want, accuracy: tolerance) }

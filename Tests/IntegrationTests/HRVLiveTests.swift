@@ -94,12 +94,15 @@ final class HRVLiveTests: LiveClientTestCase {
         try oscsend(port, "/avatar/parameters/RRInterval", "i", ["800"])
         try oscsend(port, "/hrv/rr", "iii", ["880", "850", "860"])
         XCTAssertEqual(waitFor(osc, "/hrv/beats") { $0 == 35 }, 35)
+        // EmotiBit's BI stream, in ms, on the heart port.
+        try oscsend(heartPort, "/EmotiBit/0/BI", "ff", ["865.5", "870"])
+        XCTAssertEqual(waitFor(osc, "/hrv/beats") { $0 == 37 }, 37)
         XCTAssertEqual(number(osc, "/hrv/artifacts"), 0)
 
         // Artifacts through OSC: out of range and a missed beat, counted, not taken.
         try oscsend(port, "/hrv/rr", "iii", ["250", "2400", "1720"])
         XCTAssertEqual(waitFor(osc, "/hrv/artifacts") { $0 == 3 }, 3)
-        XCTAssertEqual(number(osc, "/hrv/beats"), 35)
+        XCTAssertEqual(number(osc, "/hrv/beats"), 37)
 
         // Nonsense gets /error and changes nothing; the heart port ignores the control surface.
         XCTAssertNotNil(osc.request("/hrv/rr", [.string("x")], reply: "/error"))
