@@ -2,7 +2,10 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build run test bench bench-osc beat-compare demo clean
+.PHONY: all deps build run test bench bench-osc beat-compare demo install uninstall man clean
+
+PREFIX ?= /usr/local
+DESTDIR ?=
 
 all: build
 
@@ -50,6 +53,18 @@ demo: build
 	done
 	@$(DEMO_RENDER) --ambient-preset presets/ambient/Tidal_Glass.json --carrier 200 --beat 6 --volume 0.25 \
 		--noise pink --noise-level 0.1 --stems out/stems --out out/Tidal_Glass+theta.wav
+
+# The binary, man pages, shell completions and the shipped sessions, patterns and ambient presets
+# under $(DESTDIR)$(PREFIX) (see scripts/install.sh for where each goes); `make uninstall` removes them.
+install: build
+	@scripts/install.sh "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	@scripts/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
+
+# Regenerate the committed man pages in man/ after changing an option or an address.
+man: build
+	$(BIN) manual --out man
 
 clean:
 	rm -rf .build

@@ -66,7 +66,7 @@ let package = Package(
 
         // Beat-analysis evaluation: a synthesized corpus with exact ground truth, the standard
         // metrics (mir_eval conventions) and a runner for aubio's command-line tools.
-        .target(name: "BeatLab", dependencies: ["EntrainEngine"]),
+        .target(name: "BeatLab", dependencies: ["EntrainEngine", "EntrainFiles"]),
 
         // Kessho port, deterministic part: parameter state, presets, seeded RNG, harmony. No audio.
         .target(name: "Kessho", dependencies: ["EntrainDSP", "EntrainFiles"]),

@@ -99,7 +99,7 @@ public enum OSCSchema {
         | `/ping` | any | liveness check | `/pong` with the same arguments |
         | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period) |
         | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new subscriber gets every parameter (paced, see Transport). Over UDP it lasts \(OSCServer.seconds(defaults.subscriptionLifetime)) unless sent again | the full state, as feedback |
-        | `/session/load` | `s:name` | load a session from the session directories (`--sessions-dir`, default `./sessions`, and `$XDG_DATA_HOME/entrain/sessions`) by name, with or without `.json`; paths outside them (absolute, `..`, links leading out) are refused | — (`/error` if refused or invalid, with the file's problems) |
+        | `/session/load` | `s:name` | load a session from the session directories (`--sessions-dir`, default `./sessions`, then `$XDG_DATA_HOME/entrain/sessions`, `$XDG_DATA_DIRS` and the installed `PREFIX/share/entrain/sessions`) by name, with or without `.json`; paths outside them (absolute, `..`, links leading out) are refused | — (`/error` if refused or invalid, with the file's problems) |
         | `/session/play` | button | start the loaded session, or resume it where it was paused; fades back in if the output was stopped | — |
         | `/session/pause` | button | freeze: every parameter settles (50 ms) on its value at this moment | — |
         | `/session/stop` | button | end the session with a fade-out (`/master/fade-out`); the client stays up, silent | — |
@@ -121,7 +121,7 @@ public enum OSCSchema {
         | `/playlist/show` | `s:name` | its items | `/playlist/show s:name` then `s:kind s:item f:seconds` per item |
         | `/playlist/play` | `s:name` | play it as one session: presets crossfade in (5 s) and hold for their time, sessions follow with their own stages; progress as for sessions | — |
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
-        | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns or `$XDG_DATA_HOME/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
+        | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns, `$XDG_DATA_HOME/entrain/patterns` or the installed `PREFIX/share/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
         | `/haptic/pattern/stop` | button | stop the playing pattern | — |
 
         ## Sent by entrain

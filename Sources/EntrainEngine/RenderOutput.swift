@@ -1,3 +1,4 @@
+import EntrainFiles
 import Foundation
 
 /// The files of an offline render: the main file (one pair as it is, or several summed under the
@@ -17,7 +18,7 @@ final class RenderOutput: @unchecked Sendable {
         self.pairs = pairs
         main = try WAVWriter(url: url, format: format, channels: 2, sampleRate: sampleRate, expectedFrames: frames)
         if let directory = directory {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Folder.create(directory)
             stems = try pairs.map {
                 try WAVWriter(url: directory.appendingPathComponent("\($0.rawValue).wav"), format: format, channels: 2,
                               sampleRate: sampleRate, expectedFrames: frames)

@@ -17,6 +17,8 @@ public final class WAVWriter {
         case pcm24 = "24"       // 24-bit integer, TPDF-dithered
         case pcm16 = "16"       // 16-bit integer, TPDF-dithered
         var bytesPerSample: Int { self == .pcm16 ? 2 : (self == .pcm24 ? 3 : 4) }
+        /// For reports: "32-bit float", "24-bit", "16-bit".
+        public var label: String { self == .float32 ? "32-bit float" : "\(rawValue)-bit" }
     }
 
     public let url: URL

@@ -51,13 +51,17 @@ public final class JackClient: @unchecked Sendable {
     public init(options: Options, logger: Logger) throws {
         self.logger = logger
         var status = jack_status_t(rawValue: 0)
+        JackMessages.collect()
         let opened: OpaquePointer? = options.name.withCString { name in
             if let server = options.server {
                 return server.withCString { entrain_jack_client_open(name, JackNoStartServer, &status, $0) }
             }
             return entrain_jack_client_open(name, JackNoStartServer, &status, nil)
         }
-        guard let client = opened else { throw JackError.cannotOpen(status: status.rawValue, server: options.server) }
+        for line in JackMessages.take() { logger.debug("libjack: \(line)") }
+        // On failure libjack keeps talking as it unwinds: keep collecting (nobody reads it).
+        guard let client = opened else { throw JackError.cannotOpen(status: status.rawValue, server: Self.serverName(options.server)) }
+        JackMessages.passThrough()
         self.client = client
         name = String(cString: jack_get_client_name(client))
         if status.rawValue & JackNameNotUnique.rawValue != 0 {

@@ -19,6 +19,8 @@ struct Bench: ParsableCommand {
     var ambientPresets = "presets/ambient"
     @Flag(name: .customLong("ambient-only"), help: "Only the ambient measurements.")
     var ambientOnly = false
+    @Flag(help: "No progress display on stderr.")
+    var quiet = false
 
     func run() throws {
         // The benchmark session: one binaural voice (200 Hz / 10 Hz) plus pink noise, as SBaGen's
@@ -73,7 +75,12 @@ struct Bench: ParsableCommand {
 
     func median(_ measure: () throws -> Double) rethrows -> Double {
         var times: [Double] = []
-        for _ in 0..<max(1, runs) { times.append(try measure()) }
+        let progress = Progress("measuring", quiet: quiet)
+        defer { progress.finish() }
+        for run in 0..<max(1, runs) {
+            times.append(try measure())
+            progress.update(run + 1, of: max(1, runs))
+        }
         return times.sorted()[times.count / 2]
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Entrain: ParsableCommand {
@@ -11,5 +12,25 @@ struct Entrain: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Run.self, Render.self, Analyse.self, BeatEval.self, Validate.self, Import.self, Plot.self, PresetCommand.self, PlaylistCommand.self, Bench.self, OSCLoad.self,
-                      OSCSchemaCommand.self, HRVCommand.self])
+                      OSCSchemaCommand.self, Ctl.self, ManualCommand.self, HRVCommand.self])
+}
+
+extension Entrain {
+    /// As ArgumentParser's own main, except that a usage error found while a subcommand runs
+    /// (a file named on its command line that turns out unreadable) shows that subcommand's
+    /// usage, not the top-level one.
+    static func main() {
+        var command: ParsableCommand
+        do { command = try parseAsRoot() } catch { exit(withError: error) }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            let name = command is Entrain ? "" : " " + type(of: command)._commandName
+            StandardError.write("Error: \(error.message)\nUsage: \(usageString(for: type(of: command)))\n"
+                                + "  See 'entrain\(name) --help' for more information.\n")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -4,6 +4,7 @@ import EntrainAmbient
 import EntrainControl
 import EntrainEngine
 import EntrainJACK
+import EntrainFiles
 import Foundation
 import Kessho
 import Logging
@@ -28,7 +29,7 @@ struct Run: ParsableCommand {
     var preset: String?
     @Option(help: "Play this playlist (from $XDG_DATA_HOME/entrain/playlists); the run ends with it.")
     var playlist: String?
-    @Flag(name: .customLong("no-restore"), help: "Do not start from the last-used settings.")
+    @Flag(name: .customLong("no-restore"), help: "Neither start from the last-used settings nor save them at exit (the last-used file is not touched).")
     var noRestore = false
     @Option(parsing: .unconditional, help: "Stop with a fade after this many minutes (5, 10, 15, 30, 60 or any up to 1440).")
     var timer: Double?
@@ -85,7 +86,7 @@ struct Run: ParsableCommand {
                                          sliders: KesshoSliders(ambientStart.preset), seed: ambient.seed,
                                          clock: AmbientConductor.liveClock(current.host, on: client))
         if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
-        let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets(directories: AmbientPresets.standardDirectories()),
+        let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets.standard(),
                                                logger: logger)
         if let program, let path = session.path {
             do { try ambientControl.presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
@@ -114,7 +115,7 @@ struct Run: ParsableCommand {
         if autoconnect { try client.autoconnect() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
         if let program {
-            logger.info("session '\(program.session.name)': \(program.session.stages.count) stages, \(Self.clock(program.session.duration))")
+            logger.info("session '\(program.session.name)': \(counted(program.session.stages.count, "stage")), \(Self.clock(program.session.duration))")
         }
 
         let meter = PeakMeter()
@@ -129,7 +130,7 @@ struct Run: ParsableCommand {
             policy: .init(endsWithSession: program != nil || playlist != nil, endsWithTimer: timer != nil),
             logger: logger, strobeWarning: LightOptions.warning,
             prepare: { [ambient] rate, values in try EngineHost(sampleRate: rate, values: values, ambientQuality: ambient.reverbQuality) },
-            saveSettings: { try library.presets.saveLastUsed(entries: space.presetSnapshot()) })
+            saveSettings: { [noRestore] in if !noRestore { try library.presets.saveLastUsed(entries: space.presetSnapshot()) } })
         defer { loop.finish() }  // the last-used settings, on every way out
 
         var status = StatusLine()
@@ -149,7 +150,7 @@ struct Run: ParsableCommand {
             logger.info("OSC: \(counts.messages) messages in \(counts.packets) packets, \(counts.errors) refused, \(counts.dropped) from senders not allowed, \(counts.rateLimited) over the rate limit")
         }
         loop.finish()
-        logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(client.xruns) xruns")
+        logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(counted(client.xruns, "xrun"))")
         if ending == .serverGone { throw ExitCode(1) }
     }
 
@@ -158,14 +159,12 @@ struct Run: ParsableCommand {
         return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
 
-    /// The session folder given (default ./sessions) and $XDG_DATA_HOME/entrain/sessions.
+    /// The session folder given (default ./sessions), the user's and the installed ones.
     static func sessionDirectories(_ given: String) -> [URL] { dataDirectories(given, kind: "sessions") }
 
-    /// The folder given and $XDG_DATA_HOME/entrain/KIND.
+    /// The folder given, then $XDG_DATA_HOME/entrain/KIND, the system's and the installed copy.
     static func dataDirectories(_ given: String, kind: String) -> [URL] {
-        let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return [URL(fileURLWithPath: given), data.appendingPathComponent("entrain/\(kind)")]
+        DataDirectories().search(kind, local: given)
     }
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,

@@ -17,9 +17,9 @@ final class ExitPathTests: XCTestCase {
     var lastUsed: String? { try? String(contentsOf: data.appendingPathComponent("entrain/last-used.json"), encoding: .utf8) }
 
     /// Start a client on `server` with a carrier of 321 Hz and wait until it plays.
-    func start(on server: JackTestServer, quiet: Bool = true) throws -> EntrainBinary.Launched {
+    func start(on server: JackTestServer, quiet: Bool = true, extra: [String] = []) throws -> EntrainBinary.Launched {
         let recorder = try JackRecorder(server: server.name, channels: 1, seconds: 0.1)
-        let client = try EntrainBinary.launch(["run", "--no-osc", "--carrier", "321", "--fade-out", "0.1"] + (quiet ? ["--quiet"] : []),
+        let client = try EntrainBinary.launch(["run", "--no-osc", "--carrier", "321", "--fade-out", "0.1"] + (quiet ? ["--quiet"] : []) + extra,
                                               environment: server.environment.merging(["XDG_DATA_HOME": data.path]) { $1 })
         try recorder.waitForPort("entrain:haptic")
         usleep(300_000)
@@ -34,6 +34,23 @@ final class ExitPathTests: XCTestCase {
         XCTAssertEqual(client.result().status, 1)
         XCTAssertTrue(client.result().error.contains("JACK server shut down"), client.result().error)
         XCTAssertTrue(lastUsed?.contains("321") ?? false, "last-used settings saved: \(lastUsed ?? "none")")
+    }
+
+    /// --no-restore leaves the last-used file alone both ways: not read at start, not written at exit.
+    func testNoRestoreNeitherReadsNorWritesTheLastUsedSettings() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let client = try start(on: server, extra: ["--no-restore"])
+        XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
+        XCTAssertEqual(client.result().status, 0, client.result().error)
+        XCTAssertNil(lastUsed, "nothing written")
+
+        let earlier = #"{"format":"entrain-preset","version":1,"values":{"/entrain/carrier":432}}"#
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("entrain"), withIntermediateDirectories: true)
+        try Data(earlier.utf8).write(to: data.appendingPathComponent("entrain/last-used.json"))
+        let again = try start(on: server, extra: ["--no-restore"])
+        XCTAssertTrue(again.signal(SIGINT, waitUpTo: 5))
+        XCTAssertEqual(lastUsed, earlier, "the earlier file is untouched")
     }
 
     func testSIGHUPStopsCleanlyAndSavesTheSettings() throws {
