@@ -1,24 +1,12 @@
 import Foundation
 
-/// A series of RR intervals read from a file: plain text (one interval in ms per line; blank
+/// A series of RR intervals from a file's text: plain text (one interval in ms per line; blank
 /// lines and lines starting with # skipped) or one of our recordings (JSON Lines: each
-/// record's `rr` list, header lines skipped). Problems name the file, line and column.
+/// record's `rr` list, header lines skipped). Problems name the file, line and column. (Reading
+/// the file, with the client's size cap and errors, is the caller's.)
 public enum RRSeriesFile {
     public struct Problem: Error, CustomStringConvertible {
         public let description: String
-    }
-
-    /// Larger files are refused (a day of beats is about 1 MB of text).
-    public static let maximumBytes = 64 << 20
-
-    public static func read(_ path: String) throws -> [Double] {
-        let url = URL(fileURLWithPath: path)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= maximumBytes else { throw Problem(description: "\(path): \(size) bytes is more than the \(maximumBytes >> 20) MB an RR file may be") }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw Problem(description: "\(path): cannot read it (\(error.localizedDescription))") }
-        guard let text = String(data: data, encoding: .utf8) else { throw Problem(description: "\(path):1:1: not UTF-8 text") }
-        return try parse(text, file: path)
     }
 
     public static func parse(_ text: String, file: String) throws -> [Double] {

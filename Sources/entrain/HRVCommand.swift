@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainFiles
 import EntrainHRV
 import Foundation
 
@@ -31,7 +32,9 @@ struct HRVReplay: ParsableCommand {
 
     func run() throws {
         let series: [Double]
-        do { series = try RRSeriesFile.read(file) } catch { throw ValidationError("\(error)") }
+        do { series = try RRSeriesFile.parse(try DocumentFile.text(URL(fileURLWithPath: file), label: file), file: file) } catch {
+            throw ValidationError("\(error)")
+        }
         var pipeline = HRVPipeline(settings: HRVSettings(algorithm: HRVSettings.Algorithm(rawValue: algorithm) ?? .standard))
         var t = 0.0, updates = 0
         var out = ""

@@ -33,9 +33,8 @@ final class ArtifactTests: XCTestCase {
     }
 
     func testArtifactsDoNotMoveTheMetrics() throws {
-        let folder = Fixtures.ours("hrv")
-        let clean = try RRSeriesFile.read(folder.appendingPathComponent("resonance-6-per-min.txt").path)
-        let dirty = try RRSeriesFile.read(folder.appendingPathComponent("resonance-with-artifacts.txt").path)
+        let clean = try ReferenceVectors.fixture("resonance-6-per-min")
+        let dirty = try ReferenceVectors.fixture("resonance-with-artifacts")
         func last(_ rr: [Double]) -> (HRVUpdate, HRVPipeline) {
             var p = HRVPipeline(), t = 0.0, u: HRVUpdate?
             for r in rr { t += r / 1000; u = p.ingest([r], at: t) ?? u }

@@ -9,7 +9,7 @@ import XCTest
 /// the same series, so the fix is measured, not assumed.
 final class DefaultAlgorithmTests: XCTestCase {
     func series(_ name: String) throws -> [Double] {
-        try RRSeriesFile.read(Fixtures.ours("hrv").appendingPathComponent(name + ".txt").path)
+        try ReferenceVectors.fixture(name)
     }
 
     /// Every update after the first `settle` seconds, as `entrain hrv replay` makes them.

@@ -1,4 +1,6 @@
+import EntrainHRV
 import Foundation
+import TestSupport
 
 /// The reference engine's test series (built here from their definitions, not pasted).
 enum ReferenceVectors {
@@ -17,6 +19,12 @@ enum ReferenceVectors {
     static let v8 = (0..<30).map { i in (1000 + 100 * sin(2 * Double.pi * Double(i) / 6)).rounded(.towardZero) }
     /// 6 breaths/min resonance breathing, the last 20 RR of 300 s.
     static let v9: [Double] = [1006, 1052, 1078, 1070, 1032, 981, 940, 920, 927, 958, 1004, 1051, 1078, 1071, 1033, 983, 941, 920, 927, 957]
+
+    /// One of our series in Tests/Fixtures/hrv (made by scripts/hrv-reference-figures.py).
+    static func fixture(_ name: String) throws -> [Double] {
+        let url = Fixtures.ours("hrv").appendingPathComponent(name + ".txt")
+        return try RRSeriesFile.parse(String(contentsOf: url, encoding: .utf8), file: url.lastPathComponent)
+    }
 
     static func alternating(_ a: Double, _ b: Double, count: Int) -> [Double] { (0..<count).map { $0 % 2 == 0 ? a : b } }
 }

@@ -42,7 +42,7 @@ final class StandardMeasuresTests: XCTestCase {
         let nk = try JSONDecoder().decode(NeuroKit.self, from: Data(contentsOf: folder.appendingPathComponent("neurokit2.json")))
         XCTAssertEqual(nk.series.count, 3)
         for (name, want) in nk.series.sorted(by: { $0.key < $1.key }) {
-            let rr = try RRSeriesFile.read(folder.appendingPathComponent(name + ".txt").path)
+            let rr = try ReferenceVectors.fixture(name)
             XCTAssertEqual(rr.count, want.count, name)
             let m = TimeDomain(rr)
             XCTAssertEqual(m.meanRR, want.HRV_MeanNN, accuracy: 1e-9, name)
