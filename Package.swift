@@ -17,6 +17,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The discovery server (OSCQuery over HTTP and its WebSocket, the control page).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
     ],
     targets: [
         // System libraries, with C shims for what Swift cannot call (variadics, FPU flags).
@@ -53,11 +56,21 @@ let package = Package(
         .target(name: "EntrainControl",
                 dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
                                .product(name: "Logging", package: "swift-log")]),
+        // Discoverable control: the OSCQuery server (HTTP + WebSocket), the browser control page
+        // served from the binary, controller layouts and mDNS advertising, all generated from
+        // the address space.
+        .target(name: "EntrainDiscovery",
+                dependencies: ["EntrainControl", "EntrainAddressSpace",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                               .product(name: "Logging", package: "swift-log")],
+                resources: [.embedInCode("ControlPage/index.html"), .embedInCode("ControlPage/app.js"),
+                            .embedInCode("ControlPage/style.css")]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
-                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
+                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -82,6 +95,8 @@ let package = Package(
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
                                                               "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
+        .testTarget(name: "DiscoveryTests", dependencies: ["EntrainDiscovery", "EntrainControl", "EntrainAddressSpace", "TestSupport",
+                                                          .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "KesshoTests", dependencies: ["Kessho", "EntrainFiles", "TestSupport"]),
         .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),

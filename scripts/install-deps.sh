@@ -5,7 +5,7 @@
 # for the beat-analysis comparison tests (they skip themselves without it).
 set -euo pipefail
 
-packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config "$@")
+packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils "$@")
 
 missing=()
 for p in "${packages[@]}"; do

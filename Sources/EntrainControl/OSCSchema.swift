@@ -29,6 +29,10 @@ public enum OSCSchema {
           opens it to a network and then requires `--osc-allow CIDR[,CIDR…]` (or `--osc-allow any`);
           packets from other senders are dropped, counted and logged. Loopback is always allowed.
           `--no-osc` turns the server off. IPv4 only.
+        - **OSCQuery** over HTTP and its WebSocket on the same port number over TCP (`--oscquery-port`,
+          `0` = off), same address and allowlist: this whole address space as JSON with types, ranges,
+          units and values, `LISTEN` for changes, OSC over the WebSocket, and a control page at `/ui/`
+          (docs/discovery.md).
         - TCP too with `--osc-tcp PORT`, same address and rules. Each connection may use OSC 1.0
           framing (a 32-bit big-endian length before each packet, as liblo sends) or OSC 1.1 SLIP
           framing (as TouchOSC sends), recognised from its first byte; replies and feedback for a

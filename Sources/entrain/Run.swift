@@ -124,6 +124,8 @@ struct Run: ParsableCommand {
         defer { oscServer?.stop() }
         let heartPort = try hrv.listener(heart, osc: osc, logger: logger)
         defer { heartPort?.stop() }
+        let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, logger: logger) }
+        defer { discovery?.0.stop(); discovery?.1?.stop() }
 
         let loop = LiveControlLoop(
             current: current, backend: client, transport: transport, conductor: conductor, meter: meter,
