@@ -64,7 +64,7 @@ public final class HRVController: OSCCommandHandler {
         | `/hrv/record/start` | `s:name` | | record each update as one line of NAME.jsonl in the recordings folder (`$XDG_DATA_HOME/entrain/recordings`); an existing file is refused. `--hrv-record FILE.jsonl` records from the start |
         | `/hrv/record/stop` | button | | stop recording |
         | `/hrv/mode` | none | | query: `/hrv/mode s:mode f:membership` |
-        | `/hrv/phase` | none | | query: `/hrv/phase f:entrainment f:breath f:amplitude f:speed f:stability f:coherence s:label` (the phase-space position is the first three, 0…1) |
+        | `/hrv/phase` | none | | query: `/hrv/phase f:entrainment f:breath f:amplitude f:speed f:stability f:trajectory_coherence s:label` (the phase-space position is the first three, 0…1; the sixth is the trajectory coherence, not `/hrv/coherence`) |
 
         Sent to subscribers once a second while RR intervals are live, and on every change of mode:
         `/hrv/mode s:mode f:membership` and `/hrv/phase …` as above. The published values below go out
