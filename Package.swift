@@ -48,10 +48,13 @@ let package = Package(
         // The one address space: descriptors, values, the rules that read them, and the family
         // contract every surface (OSC, --set, feedback, schema, presets, sessions) loops over.
         .target(name: "EntrainAddressSpace"),
+        // Heart-rate variability: RR intervals in, artifacts out, the standard measures, spectral
+        // coherence, and the EBS metrics, phase space and modes. Pure Swift, Foundation only.
+        .target(name: "EntrainHRV"),
         // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema, and the
         // engine's and the ambient engine's address families.
         .target(name: "EntrainControl",
-                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles",
+                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
                                .product(name: "Logging", package: "swift-log")]),
         // Discoverable control: the OSCQuery server (HTTP + WebSocket), the browser control page
         // served from the binary, controller layouts and mDNS advertising, all generated from
@@ -67,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
-                           "EntrainAddressSpace", "EntrainFiles", "EntrainDiscovery",
+                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -86,6 +89,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl", "EntrainAddressSpace"],
                 path: "Tests/TestSupport"),
+        .testTarget(name: "HRVTests", dependencies: ["EntrainHRV", "TestSupport"]),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
@@ -96,7 +100,7 @@ let package = Package(
         .testTarget(name: "KesshoTests", dependencies: ["Kessho", "EntrainFiles", "TestSupport"]),
         .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainCore", "EntrainJACK", "EntrainControl", "CJack",
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainCore", "EntrainJACK", "EntrainControl", "CJack", "EntrainHRV",
                                                            "EntrainAmbient", "Kessho", "EntrainDSP",
                                                            .product(name: "Logging", package: "swift-log")]),
     ],

@@ -10,7 +10,8 @@ public enum OSCSchema {
     /// The families a client has from the start, on an engine that never plays (for the schema).
     public static func standardFamilies() throws -> [any AddressFamily] {
         let current = CurrentEngine(try EngineHost(sampleRate: 48_000))
-        return [EngineFamily(current), AmbientFamily(AmbientConductor(host: current.host) { .init(frame: 0, unixSeconds: 0) })]
+        return [EngineFamily(current), AmbientFamily(AmbientConductor(host: current.host) { .init(frame: 0, unixSeconds: 0) }),
+                HRVFamily(HRVMonitor())]
     }
 
     public static func markdown(families: [any AddressFamily]) -> String {

@@ -18,6 +18,7 @@ struct Run: ParsableCommand {
     @OptionGroup var session: SessionOption
     @OptionGroup var light: LightOptions
     @OptionGroup var ambient: AmbientOptions
+    @OptionGroup var hrv: HRVOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -92,7 +93,11 @@ struct Run: ParsableCommand {
             do { try ambientControl.presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
         }
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
-        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor)])
+        let heart = HRVController(monitor: try hrv.monitor(logger: logger))
+        defer { heart.monitor.stop() }
+        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor)])
+        heart.monitor.attach(space)
+        try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)
@@ -116,8 +121,10 @@ struct Run: ParsableCommand {
 
         let meter = PeakMeter()
         let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
-                                     space: space, ambient: ambientControl, logger: logger)
+                                     space: space, ambient: ambientControl, heart: heart, logger: logger)
         defer { oscServer?.stop() }
+        let heartPort = try hrv.listener(heart, osc: osc, logger: logger)
+        defer { heartPort?.stop() }
         let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, logger: logger) }
         defer { discovery?.0.stop(); discovery?.1?.stop() }
 
@@ -164,16 +171,17 @@ struct Run: ParsableCommand {
     }
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
-                          library: Library, space: AddressSpace, ambient: AmbientController, logger: Logger) throws -> OSCServer? {
+                          library: Library, space: AddressSpace, ambient: AmbientController, heart: HRVController,
+                          logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
         let router = OSCRouter(
             host: { current.host },
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
             transport: transport, library: library,
-            patterns: transport.patterns, space: space, handlers: [ambient])
+            patterns: transport.patterns, space: space, handlers: [ambient, heart])
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
-                                   meter: meter, report: { transport.report() },
+                                   meter: meter, report: { transport.report() + heart.monitor.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)
         server.start()
         logger.info("OSC on udp://\(server.address)\(server.tcpAddress.map { " and tcp://\($0)" } ?? "")")

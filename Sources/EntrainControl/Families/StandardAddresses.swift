@@ -3,11 +3,11 @@ import EntrainCore
 import EntrainEngine
 import Kessho
 
-/// The addresses of the families every client has from the start (the engine's parameters and
-/// the Kessho keys), known without a running engine: files and the command line are checked
+/// The addresses of the families every client has from the start (the engine's parameters,
+/// the Kessho keys and HRV's), known without a running engine: files and the command line are checked
 /// against them before anything plays, with the same rules as OSC.
 public enum StandardAddresses {
-    public static let space: [ControlDescriptor] = EngineFamily.standardDescriptors + AmbientFamily.standardDescriptors
+    public static let space: [ControlDescriptor] = EngineFamily.standardDescriptors + AmbientFamily.standardDescriptors + HRVFamily.standardDescriptors
     private static let byAddress = Dictionary(uniqueKeysWithValues: space.map { ($0.address, $0) })
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }

@@ -151,7 +151,9 @@ public struct SessionDecoder {
                 continue
             }
             do {
-                out.append(try StandardAddresses.parse(address, given))
+                let change = try StandardAddresses.parse(address, given)
+                for target in HRVMapping.targets(of: change) { try HRVMapping.check(target, in: StandardAddresses.descriptor) }
+                out.append(change)
             } catch {
                 problem(valueNode, "stage \(number): \"set\": \(error)")
             }
