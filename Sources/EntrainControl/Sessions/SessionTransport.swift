@@ -19,6 +19,13 @@ public final class SessionTransport: Sendable {
         var position: Int64 = 0
         /// Engine frame at which the timer's fade-out must be over.
         var timerEnd: Int64?
+        /// Where the session and the timer stood when the audio server went away.
+        var away: Away?
+    }
+
+    struct Away {
+        var position: Double?
+        var timerLeft: Double?
     }
 
     private let engine: CurrentEngine
@@ -171,6 +178,42 @@ public final class SessionTransport: Sendable {
     }
 
     public func cancelTimer() { status.withLock { $0.timerEnd = nil } }
+
+    // MARK: - The audio server away
+
+    /// The audio server went away: remember where the session and the timer stand (seconds) and
+    /// stop feeding the engine, which does not run meanwhile.
+    public func suspend() {
+        status.withLock { s in
+            guard s.away == nil else { return }
+            let host = engine.host
+            var away = Away(timerLeft: s.timerEnd.map { Double($0 - host.frame) / host.sampleRate })
+            if s.state == .playing, let player = s.player, let program = s.program {
+                away.position = Double(max(0, host.frame - player.startFrame)) / program.sampleRate
+                s.player = nil
+            }
+            s.away = away
+        }
+    }
+
+    /// Back after `seconds` away, on the engine now current (maybe at another rate): the session
+    /// and the timer go on where the wall clock says they would be (a session over by then ends
+    /// at once, with its fade).
+    public func resume(afterAway seconds: Double) throws {
+        try status.withLock { s in
+            guard let away = s.away else { return }
+            s.away = nil
+            let host = engine.host
+            if let left = away.timerLeft { s.timerEnd = host.frame + Int64(((left - seconds) * host.sampleRate).rounded()) }
+            guard let position = away.position, var program = s.program else { return }
+            if program.sampleRate != host.sampleRate {
+                program = SessionProgram(program.session, sampleRate: host.sampleRate)
+                s.program = program
+            }
+            let frame = min(Int64(((position + seconds) * program.sampleRate).rounded()), program.frames - 1)
+            try jump(to: max(0, frame), program: program, host: host, status: &s)
+        }
+    }
 
     // MARK: - Time passing
 
