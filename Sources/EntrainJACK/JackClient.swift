@@ -166,12 +166,12 @@ public final class JackClient: @unchecked Sendable {
     /// Start processing with `host`'s engine.
     public func activate(host: EngineHost) throws {
         context.pointee.engine = host.engine
+        reportOwnLatency(of: host)
         try held.withLock { held in
             held.host = host
             guard let client = held.client, jack_activate(client) == 0 else { throw JackError.cannotActivate }
             held.active = true
         }
-        reportOwnLatency(of: host)
     }
 
     /// Swap in a new engine (prepared off the process thread) while running. The old host is
@@ -252,14 +252,12 @@ public final class JackClient: @unchecked Sendable {
         }
     }
 
-    /// Tell JACK how much our outputs lag what we render (the limiter's look-ahead), so a DAW
-    /// recording them can line them up; JACK then asks again through the latency callback.
+    /// How much our outputs lag what we render (the limiter's look-ahead), for the latency
+    /// callback to report so a DAW recording them can line them up. Set before each activation:
+    /// it only changes with the sample rate, and an engine for a new rate is handed over before
+    /// the returned server runs us (JACK asks every client for latencies when one activates).
     func reportOwnLatency(of host: EngineHost) {
-        let latency = host.outputLatency
-        guard context.pointee.ownLatency.exchange(latency, ordering: .relaxed) != latency else { return }
-        held.withLock { held in
-            if let client = held.client, held.active, !serverGone { jack_recompute_total_latencies(client) }
-        }
+        context.pointee.ownLatency.store(host.outputLatency, ordering: .relaxed)
     }
 }
 
