@@ -128,12 +128,15 @@ struct Run: ParsableCommand {
 
         var status = StatusLine()
         var ending: LiveControlLoop.Ending?
+        var hangups = 0
         while ending == nil {
             usleep(20_000)
             let signals = SignalWatcher.received
             if signals >= 2 { break }  // a second signal: stop now
-            if signals == 1 && !loop.isStopping {
-                loop.requestStop(reason: SignalWatcher.hungUp ? "SIGHUP: stopping (settings are saved)" : "stopping")
+            if signals == 1 && !loop.isStopping { loop.requestStop(reason: "stopping") }
+            if SignalWatcher.hangupCount != hangups {
+                hangups = SignalWatcher.hangupCount
+                reloadSession(transport, logger: logger)
             }
             ending = try loop.tick()
             if quiet { continue }
@@ -144,6 +147,21 @@ struct Run: ParsableCommand {
         }
         loop.finish()
         logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(counted(client.xruns, "xrun"))")
+    }
+
+    /// SIGHUP: read the session file again (the one given with --session, else the last one
+    /// loaded over OSC) and carry on in it from the same position, without a gap.
+    private func reloadSession(_ transport: SessionTransport, logger: Logger) {
+        guard let path = session.path ?? transport.sourceFile?.path else {
+            logger.notice("SIGHUP: no session file to reload")
+            return
+        }
+        do {
+            try transport.reload(SessionProgram(try SessionOption.load(path), sampleRate: transport.sampleRate))
+            logger.notice("SIGHUP: reloaded \(path)")
+        } catch {
+            logger.error("SIGHUP: could not reload \(path): \(error); the session goes on as it was")
+        }
     }
 
     static func clock(_ seconds: Double) -> String {

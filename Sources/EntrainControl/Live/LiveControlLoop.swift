@@ -39,6 +39,8 @@ public final class LiveControlLoop {
     /// People notice light and sound apart beyond about 45 ms.
     static let noticeableLagMilliseconds = 45.0
     static let meterInterval = 0.05
+    /// A stop is over this long after its fade at the latest (signals: exit within fade + 0.5 s).
+    static let stopMargin = 0.3
     /// How often a server that went away is looked for again.
     public static let retryInterval = 1.5
 
@@ -117,7 +119,7 @@ public final class LiveControlLoop {
         return nil
     }
 
-    /// Ctrl-C, SIGTERM or SIGHUP: fade out over the fade-out time. If the fade cannot be
+    /// Ctrl-C or SIGTERM: fade out over the fade-out time. If the fade cannot be
     /// queued, panic instead (a flag, never refused), so the run still ends silent.
     public func requestStop(now: Date = Date(), reason: String = "stopping") {
         guard stopDeadline == nil else { return }
@@ -139,7 +141,7 @@ public final class LiveControlLoop {
 
     private func beginEnding(_ ending: Ending, now: Date, reason: String? = nil) {
         let fade = (try? current.host.value(of: "/master/fade-out")) ?? 0
-        stopDeadline = now.addingTimeInterval(fade + 1)
+        stopDeadline = now.addingTimeInterval(fade + Self.stopMargin)
         stopReason = ending
         let why = reason ?? (ending == .timerExpired ? "timer expired" : "session finished")
         logger.info("\(why): fading out over \(fade) s")

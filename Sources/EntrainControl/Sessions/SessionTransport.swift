@@ -21,6 +21,7 @@ public final class SessionTransport: Sendable {
         var timerEnd: Int64?
         /// Where the session and the timer stood when the audio server went away.
         var away: Away?
+        var source: URL?
     }
 
     struct Away {
@@ -58,8 +59,16 @@ public final class SessionTransport: Sendable {
     /// Load a session by name ("theta-meditation", "theta-meditation.json" or "sub/x.json")
     /// from the session directories. Absolute paths and anything resolving outside them are refused.
     public func load(_ name: String) throws {
+        let url = try files.resolve(name)
         load(SessionProgram(try session(named: name), sampleRate: engine.host.sampleRate))
+        status.withLock { $0.source = url }
     }
+
+    /// The file the loaded session came from, when loaded by name (what SIGHUP reloads).
+    public var sourceFile: URL? { status.withLock { $0.source } }
+
+    /// The rate programs are compiled at: the current engine's.
+    public var sampleRate: Double { engine.host.sampleRate }
 
     /// A session from the session directories, decoded (not loaded).
     public func session(named name: String) throws -> Session {
@@ -178,6 +187,25 @@ public final class SessionTransport: Sendable {
     }
 
     public func cancelTimer() { status.withLock { $0.timerEnd = nil } }
+
+    /// Put a new version of the loaded session in its place without a gap (SIGHUP after editing
+    /// the file): playing, it goes on from the same position in the new program (the last frame,
+    /// if the new one is shorter); paused or idle, it waits there.
+    public func reload(_ program: SessionProgram) throws {
+        try status.withLock { s in
+            let host = engine.host
+            var position = s.position
+            if s.state == .playing, let player = s.player { position = max(0, host.frame - player.startFrame) }
+            let seconds = Double(position) / (s.program?.sampleRate ?? program.sampleRate)
+            s.program = program
+            let frame = max(0, min(Int64((seconds * program.sampleRate).rounded()), program.frames - 1))
+            if s.state == .playing {
+                try jump(to: frame, program: program, host: host, status: &s)
+            } else {
+                s.position = s.state == .paused ? frame : 0
+            }
+        }
+    }
 
     // MARK: - The audio server away
 
