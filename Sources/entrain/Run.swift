@@ -72,8 +72,12 @@ struct Run: ParsableCommand {
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
         SignalWatcher.install()
 
-        let client = try JackClient(options: .init(name: name, server: server, ledPorts: light.ledPorts, hapticCV: light.hapticCV),
-                                    logger: logger)
+        // Under a session manager, nothing touches JACK before it opens a session for us.
+        let managed: ManagedSession?
+        do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
+        let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
+        let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
+                                                   managed: managed != nil), logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
@@ -99,13 +103,14 @@ struct Run: ParsableCommand {
         let pump = AmbientPump(conductor, logger: logger)
         defer { pump.stop() }
         if let program {
-            transport.load(program)
+            transport.load(program, source: session.path.map { URL(fileURLWithPath: $0) })
             try transport.play(atEngineFrame: 0)  // with the engine's first frame: the run equals a render
         } else if let playlist {
             try transport.loadPlaylist(playlist, from: library)
             try transport.play()
         }
         if let timer { try transport.setTimer(minutes: timer) }
+        try managed?.restore(space: space, transport: transport) { SessionProgram(try SessionOption.load($0), sampleRate: client.sampleRate) }
         try client.activate(host: current.host)
         if autoconnect { try client.autoconnect() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
@@ -117,6 +122,13 @@ struct Run: ParsableCommand {
         let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
                                      space: space, ambient: ambientControl, logger: logger)
         defer { oscServer?.stop() }
+        let managedState = { [preset, ambient] () -> (NSMState, String) in
+            let place = transport.place
+            let playing = place.flatMap { p in p.file.map { NSMState.SessionPlace(file: $0.path, state: p.state.rawValue, position: p.position) } }
+            return (NSMState(session: playing, preset: preset, ambientPreset: ambient.presetArgument, ledPorts: ledPorts, hapticCV: hapticCV),
+                    library.presets.document(name: "session state", entries: space.presetSnapshot()))
+        }
+        managed?.opened(managedState)
 
         let loop = LiveControlLoop(
             current: current, backend: client, transport: transport, conductor: conductor, meter: meter,
@@ -139,6 +151,7 @@ struct Run: ParsableCommand {
                 reloadSession(transport, logger: logger)
             }
             ending = try loop.tick()
+            managed?.tick(managedState)
             if quiet { continue }
             if ending == nil && !loop.isStopping { status.update(host: current.host, client: client, meter: meter) } else { status.finish() }
         }

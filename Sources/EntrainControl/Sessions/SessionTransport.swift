@@ -85,9 +85,19 @@ public final class SessionTransport: Sendable {
         load(SessionProgram(session, sampleRate: engine.host.sampleRate))
     }
 
-    /// Take an already compiled program (idle until `play`).
-    public func load(_ program: SessionProgram) {
-        status.withLock { $0 = Status(program: program, player: nil, state: .idle, position: 0, timerEnd: $0.timerEnd) }
+    /// Take an already compiled program (idle until `play`); `source` is the file it came from.
+    public func load(_ program: SessionProgram, source: URL? = nil) {
+        status.withLock { $0 = Status(program: program, player: nil, state: .idle, position: 0, timerEnd: $0.timerEnd, source: source) }
+    }
+
+    /// The session's file, state and position in seconds (what a session manager's save keeps).
+    public var place: (file: URL?, state: State, position: Double)? {
+        status.withLock { s in
+            guard let program = s.program else { return nil }
+            var position = s.position
+            if s.state == .playing, let player = s.player { position = max(0, engine.host.frame - player.startFrame) }
+            return (s.source, s.state, Double(position) / program.sampleRate)
+        }
     }
 
     var files: ConfinedFiles { ConfinedFiles(directories: directories, fileExtension: "json", kind: "session") }
