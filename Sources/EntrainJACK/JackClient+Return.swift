@@ -24,6 +24,8 @@ extension JackClient {
                 held.active = false
                 context.pointee.ports = InlineArray(repeating: nil)
                 context.pointee.client = nil
+                // No cycles now: time tags must not map onto frames the engine is not playing.
+                context.pointee.forgetAnchor()
             }
             var status = jack_status_t(rawValue: 0)
             JackMessages.collect()  // "cannot connect to server" every retry says nothing new
