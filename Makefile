@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build run test bench bench-osc beat-compare demo install uninstall man clean
+.PHONY: all deps build run test bench bench-osc beat-compare demo install uninstall man clean fuzz soak
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -26,6 +26,16 @@ run: build
 test: build
 	@scripts/install-deps.sh aubio-tools chromium  # beat analysis against aubio; the control page in headless Chromium
 	@scripts/test.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
+
+# The file readers fed seeded mutations of the shipped and fixture files for 15 minutes
+# (make test gives them 48 s). FUZZ_SECONDS and FUZZ_SEED change the budget and the seed.
+fuzz: build
+	env FUZZ_SECONDS=$${FUZZ_SECONDS:-900} $(SWIFT) test --filter 'ParserFuzzTests|FuzzFindingTests|HugeInputTests'
+
+# 30 minutes of a live client under load on a private dummy jackd, with two server restarts,
+# re-patching and period changes (SOAK_MINUTES changes the length). Not part of make test.
+soak: build
+	@scripts/soak.sh $${SOAK_MINUTES:-30}
 
 bench: build
 	$(BIN) bench

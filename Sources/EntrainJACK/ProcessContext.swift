@@ -28,6 +28,13 @@ struct ProcessContext: ~Copyable {
     let freewheeling = Atomic<Bool>(false)
     /// Capture latency of beat_in in frames (max of the range): how long ago its input was heard.
     let captureLatency = Atomic<Int>(0)
+    /// Our own delay (the output limiter's look-ahead), reported as our outputs' capture latency.
+    let ownLatency = Atomic<Int>(0)
+    /// JACK said a connection changed somewhere in the graph; the control side re-reads ours.
+    let connectionsChanged = Atomic<Bool>(false)
+    let bufferSizeChanges = Atomic<Int>(0)
+    /// Times the server came back after going away.
+    let returns = Atomic<Int>(0)
     var client: OpaquePointer?
     /// Where the current cycle starts: engine frame and JACK time (µs), published each cycle
     /// under a sequence number (odd while writing) so readers get a consistent pair.
@@ -49,6 +56,39 @@ struct ProcessContext: ~Copyable {
             let frame = anchorFrame.load(ordering: .relaxed), micros = anchorMicros.load(ordering: .relaxed)
             atomicMemoryFence(ordering: .acquiring)
             if anchorSequence.load(ordering: .relaxed) == before { return (Int64(frame), micros) }
+        }
+    }
+
+    /// A new handle starts without a cycle: frames cannot be mapped to time until its first one.
+    func forgetAnchor() {
+        anchorSequence.store(0, ordering: .releasing)
+    }
+
+    /// The latency callback: read what the graph adds after our outputs and before our input,
+    /// and (capture mode) report our own delay on our outputs, whose data comes from no input.
+    func latencyChanged(mode: jack_latency_callback_mode_t) {
+        var range = jack_latency_range_t()
+        if mode == JackPlaybackLatency, let port = ports[ClientPort.entrainmentL.rawValue] {
+            jack_port_get_latency_range(port, JackPlaybackLatency, &range)
+            playbackLatency.store(Int(range.max), ordering: .relaxed)
+            if let led = ports[ClientPort.led.rawValue] {
+                jack_port_get_latency_range(led, JackPlaybackLatency, &range)
+                lightLatency.store(Int(range.min), ordering: .relaxed)
+            }
+            if let haptic = ports[ClientPort.haptic.rawValue] {
+                jack_port_get_latency_range(haptic, JackPlaybackLatency, &range)
+                hapticLatency.store(Int(range.min), ordering: .relaxed)
+            }
+        } else if mode == JackCaptureLatency {
+            if let port = ports[ClientPort.beatIn.rawValue] {
+                jack_port_get_latency_range(port, JackCaptureLatency, &range)
+                captureLatency.store(Int(range.max), ordering: .relaxed)
+            }
+            let own = jack_nframes_t(clamping: ownLatency.load(ordering: .relaxed))
+            var ours = jack_latency_range_t(min: own, max: own)
+            for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
+                if let port = ports[i] { jack_port_set_latency_range(port, JackCaptureLatency, &ours) }
+            }
         }
     }
 

@@ -73,8 +73,12 @@ struct Run: ParsableCommand {
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
         SignalWatcher.install()
 
-        let client = try JackClient(options: .init(name: name, server: server, ledPorts: light.ledPorts, hapticCV: light.hapticCV),
-                                    logger: logger)
+        // Under a session manager, nothing touches JACK before it opens a session for us.
+        let managed: ManagedSession?
+        do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
+        let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
+        let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
+                                                   managed: managed != nil), logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
@@ -105,13 +109,14 @@ struct Run: ParsableCommand {
         let pump = AmbientPump(conductor, logger: logger)
         defer { pump.stop() }
         if let program {
-            transport.load(program)
+            transport.load(program, source: session.path.map { URL(fileURLWithPath: $0) })
             try transport.play(atEngineFrame: 0)  // with the engine's first frame: the run equals a render
         } else if let playlist {
             try transport.loadPlaylist(playlist, from: library)
             try transport.play()
         }
         if let timer { try transport.setTimer(minutes: timer) }
+        try managed?.restore(space: space, transport: transport) { SessionProgram(try SessionOption.load($0), sampleRate: client.sampleRate) }
         try client.activate(host: current.host)
         if autoconnect { try client.autoconnect() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
@@ -127,6 +132,13 @@ struct Run: ParsableCommand {
         defer { heartPort?.stop() }
         let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, logger: logger) }
         defer { discovery?.0.stop(); discovery?.1?.stop() }
+        let managedState = { [preset, ambient] () -> (NSMState, String) in
+            let place = transport.place
+            let playing = place.flatMap { p in p.file.map { NSMState.SessionPlace(file: $0.path, state: p.state.rawValue, position: p.position) } }
+            return (NSMState(session: playing, preset: preset, ambientPreset: ambient.presetArgument, ledPorts: ledPorts, hapticCV: hapticCV),
+                    library.presets.document(name: "session state", entries: space.presetSnapshot()))
+        }
+        managed?.opened(managedState)
 
         let loop = LiveControlLoop(
             current: current, backend: client, transport: transport, conductor: conductor, meter: meter,
@@ -138,14 +150,18 @@ struct Run: ParsableCommand {
 
         var status = StatusLine()
         var ending: LiveControlLoop.Ending?
+        var hangups = 0
         while ending == nil {
             usleep(20_000)
             let signals = SignalWatcher.received
             if signals >= 2 { break }  // a second signal: stop now
-            if signals == 1 && !loop.isStopping {
-                loop.requestStop(reason: SignalWatcher.hungUp ? "SIGHUP: stopping (settings are saved)" : "stopping")
+            if signals == 1 && !loop.isStopping { loop.requestStop(reason: "stopping") }
+            if SignalWatcher.hangupCount != hangups {
+                hangups = SignalWatcher.hangupCount
+                reloadSession(transport, logger: logger)
             }
             ending = try loop.tick()
+            managed?.tick(managedState)
             if quiet { continue }
             if ending == nil && !loop.isStopping { status.update(host: current.host, client: client, meter: meter) } else { status.finish() }
         }
@@ -154,7 +170,21 @@ struct Run: ParsableCommand {
         }
         loop.finish()
         logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(counted(client.xruns, "xrun"))")
-        if ending == .serverGone { throw ExitCode(1) }
+    }
+
+    /// SIGHUP: read the session file again (the one given with --session, else the last one
+    /// loaded over OSC) and carry on in it from the same position, without a gap.
+    private func reloadSession(_ transport: SessionTransport, logger: Logger) {
+        guard let path = session.path ?? transport.sourceFile?.path else {
+            logger.notice("SIGHUP: no session file to reload")
+            return
+        }
+        do {
+            try transport.reload(SessionProgram(try SessionOption.load(path), sampleRate: transport.sampleRate))
+            logger.notice("SIGHUP: reloaded \(path)")
+        } catch {
+            logger.error("SIGHUP: could not reload \(path): \(error); the session goes on as it was")
+        }
     }
 
     static func clock(_ seconds: Double) -> String {

@@ -55,7 +55,8 @@ struct CtlSession {
         guard let reply = collect(until: "/status", wait: timeout).first(where: { $0.address == "/status" }) else {
             throw NoAnswer(description: "no /status reply from \(target)")
         }
-        let labels = ["state", "mode", "carrier (Hz)", "beat (Hz)", "volume", "xruns", "DSP load (%)", "strobe armed", "panic", "elapsed (s)"]
+        let labels = ["state", "mode", "carrier (Hz)", "beat (Hz)", "volume", "xruns", "DSP load (%)", "strobe armed", "panic", "elapsed (s)",
+                      "JACK server", "period", "server returns"]
         for (index, value) in reply.arguments.enumerated() {
             let label = index < labels.count ? labels[index] : "field \(index + 1)"
             print("\(label.padding(toLength: 14, withPad: " ", startingAt: 0)) \(CtlArgument.text(value))")

@@ -81,6 +81,9 @@ struct HapticPlugin: EnginePlugin {
         guard out != nil || intensityOut != nil || sharpnessOut != nil else {
             follower.forget()
             burst = 0
+            delay.forgetDelay()
+            intensityDelay.forgetDelay()
+            sharpnessDelay.forgetDelay()
             return
         }
         delay.setDelay(latencyFrames)

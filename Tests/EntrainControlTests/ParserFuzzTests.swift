@@ -1,0 +1,223 @@
+import EntrainControl
+import EntrainFiles
+import Foundation
+import Kessho
+import TestSupport
+import XCTest
+
+/// Every file reader fed mutated copies of the shipped and fixture files, for a bounded time
+/// (FUZZ_SECONDS in all, default 48; `make fuzz` gives it 15 minutes): none may crash or stall.
+/// The mutations are seeded (FUZZ_SEED), so a run is repeatable; progress lines name the reader
+/// and the iteration, so a crash can be replayed. Inputs that once misbehaved live in
+/// Tests/Fixtures/fuzz and are replayed on every run.
+final class ParserFuzzTests: XCTestCase {
+    struct Reader {
+        let name: String
+        let fileExtension: String
+        let seeds: [String]
+        let read: ([UInt8]) throws -> Void
+    }
+
+    static let root = EntrainBinary.packageRoot
+    /// Longest any one input may take before it counts as a stall.
+    static let stallSeconds = 2.0
+
+    static func files(_ folder: String, _ fileExtension: String) -> [String] {
+        let url = root.appendingPathComponent(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { $0.hasSuffix("." + fileExtension) }.sorted().map { url.appendingPathComponent($0).path }
+    }
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    static let playlistFolder = FileManager.default.temporaryDirectory.appendingPathComponent("entrain-fuzz-\(getpid())")
+
+    static var readers: [Reader] {
+        [
+            Reader(name: "session", fileExtension: "json", seeds: files("sessions", "json")) {
+                _ = try SessionDecoder.decode(text($0), file: "fuzz.json")
+            },
+            Reader(name: "preset", fileExtension: "json", seeds: files("Tests/Fixtures/fuzz", "preset")) {
+                _ = try Presets.changes(text($0), file: "fuzz.json")
+            },
+            Reader(name: "playlist", fileExtension: "json", seeds: files("Tests/Fixtures/fuzz", "playlist")) { bytes in
+                let folder = playlistFolder.appendingPathComponent("playlists")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(bytes).write(to: folder.appendingPathComponent("fuzz.json"))
+                _ = try Playlists(dataDirectory: playlistFolder).items("fuzz")
+            },
+            Reader(name: "kessho", fileExtension: "json", seeds: files("presets/ambient", "json") + files("Tests/Fixtures/kessho", "json")) {
+                _ = try KesshoPresetLoader.load($0, fileName: "fuzz.json")
+            },
+            Reader(name: "sbg", fileExtension: "sbg", seeds: files("Tests/Fixtures/sbg", "sbg")) {
+                _ = try SBGParser.parse(text($0), file: "fuzz.sbg")
+            },
+            Reader(name: "gnaural", fileExtension: "gnaural", seeds: files("Tests/Fixtures/gnaural", "gnaural")) {
+                _ = try GnauralImporter.convert(Data($0), file: "fuzz.gnaural")
+            },
+            Reader(name: "ahap", fileExtension: "ahap", seeds: files("patterns", "ahap")) {
+                _ = try AHAPDecoder.decode(text($0), file: "fuzz.ahap")
+            },
+        ]
+    }
+
+    func testEveryReaderSurvivesMutatedFiles() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let total = environment["FUZZ_SECONDS"].flatMap(Double.init) ?? 48
+        let seed = environment["FUZZ_SEED"].flatMap(UInt64.init) ?? 16
+        let readers = Self.readers
+        defer { try? FileManager.default.removeItem(at: Self.playlistFolder) }
+        for (index, reader) in readers.enumerated() {
+            XCTAssertFalse(reader.seeds.isEmpty, "\(reader.name): no files to start from")
+            let corpus = reader.seeds.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
+            guard !corpus.isEmpty else { continue }
+            var mutator = Mutator(seed: seed &+ UInt64(index), corpus: corpus)
+            let deadline = Date().addingTimeInterval(total / Double(readers.count))
+            var iterations = 0, refused = 0
+            while Date() < deadline {
+                iterations += 1
+                if iterations % 5000 == 0 { print("fuzz \(reader.name) seed \(seed &+ UInt64(index)): iteration \(iterations)") }
+                let input = mutator.next()
+                let start = Date()
+                do { try reader.read(input) } catch { refused += 1 }
+                let took = Date().timeIntervalSince(start)
+                if took > Self.stallSeconds {
+                    let saved = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(reader.name)-\(iterations).\(reader.fileExtension)")
+                    try? Data(input).write(to: saved)
+                    XCTFail("\(reader.name): an input took \(took) s (saved as \(saved.path))")
+                }
+            }
+            print("fuzz \(reader.name): \(iterations) inputs, \(refused) refused with an error, none crashed")
+        }
+    }
+
+    /// Inputs that once crashed or stalled a reader (named READER-what.EXT), replayed.
+    func testTheRegressionCorpusReplays() throws {
+        let folder = Self.root.appendingPathComponent("Tests/Fixtures/fuzz")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let readers = Dictionary(uniqueKeysWithValues: Self.readers.map { ($0.name, $0) })
+        defer { try? FileManager.default.removeItem(at: Self.playlistFolder) }
+        var replayed = 0
+        for name in names {
+            guard let reader = readers[String(name.prefix { $0 != "-" && $0 != "." })],
+                  let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
+            _ = try? reader.read([UInt8](bytes))
+            replayed += 1
+        }
+        XCTAssertGreaterThan(replayed, 0)
+    }
+}
+
+/// Seeded mutations of real files: flipped bits, inserted structure characters, deleted or
+/// repeated runs, splices of two files, numbers swapped for extreme ones, truncation.
+struct Mutator {
+    var state: UInt64
+    let corpus: [[UInt8]]
+    static let tokens: [[UInt8]] = ["{", "}", "[", "]", "\"", "\\", ":", ",", "<", ">", "/>", "</", "&", "\n", "-",
+                                    "1e308", "-1e308", "NaN", "99999999999999999999", "0x", "\u{0}", "\u{FFFF}", "💥",
+                                    "null", "true", "[[[[[[[[", "{\"a\":{\"a\":"].map { Array($0.utf8) }
+
+    init(seed: UInt64, corpus: [[UInt8]]) {
+        state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        self.corpus = corpus
+    }
+
+    mutating func random(_ n: Int) -> Int {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return n <= 0 ? 0 : Int(state % UInt64(n))
+    }
+
+    mutating func next() -> [UInt8] {
+        var x = corpus[random(corpus.count)]
+        for _ in 0...random(4) {
+            let at = random(x.count + 1)
+            switch random(7) {
+            case 0 where !x.isEmpty: x[min(at, x.count - 1)] ^= UInt8(1 << random(8))
+            case 1: x.insert(contentsOf: Self.tokens[random(Self.tokens.count)], at: at)
+            case 2 where at < x.count: x.removeSubrange(at..<min(x.count, at + 1 + random(64)))
+            case 3 where at < x.count:
+                let run = x[at..<min(x.count, at + 1 + random(256))]
+                x.insert(contentsOf: Array(run), at: at)
+            case 4:
+                let other = corpus[random(corpus.count)]
+                let from = random(other.count)
+                x = Array(x[..<at]) + Array(other[from...])
+            case 5:
+                if let digit = x.indices.dropFirst(at).first(where: { x[$0] >= 48 && x[$0] <= 57 }) {
+                    x.replaceSubrange(digit...digit, with: Self.tokens[15 + random(5)])
+                }
+            default: x = Array(x.prefix(at))
+            }
+        }
+        return x
+    }
+}
+
+/// What the fuzzing found, each pinned with its own input.
+final class FuzzFindingTests: XCTestCase {
+    /// An element name that is not UTF-8 made Foundation's XML parser trap (a crash): now an
+    /// error at the byte's line and column.
+    func testAGnauralElementNameThatIsNotUTF8IsAnErrorNotACrash() throws {
+        let url = ParserFuzzTests.root.appendingPathComponent("Tests/Fixtures/fuzz/gnaural-invalid-utf8-element.gnaural")
+        XCTAssertThrowsError(try GnauralImporter.load(url)) { error in
+            XCTAssertTrue("\(error)".contains("gnaural-invalid-utf8-element.gnaural:3:4"), "\(error)")
+            XCTAssertTrue("\(error)".contains("not UTF-8"), "\(error)")
+        }
+    }
+}
+
+/// Inputs far beyond any real file: a clear error (or a load) in bounded time, never a crash or
+/// a stall. The times are printed.
+final class HugeInputTests: XCTestCase {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entrain-huge-\(UUID().uuidString)")
+
+    override func setUpWithError() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    func timed(_ what: String, _ body: () throws -> Void) rethrows {
+        let start = Date()
+        defer { print("huge input, \(what): \(String(format: "%.2f", Date().timeIntervalSince(start))) s") }
+        try body()
+    }
+
+    func testA100MBFileIsRefusedAsTooLarge() throws {
+        for name in ["big.json", "big.sbg", "big.gnaural"] {
+            let url = folder.appendingPathComponent(name)
+            FileManager.default.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: 100 * 1024 * 1024)
+            try handle.close()
+            try timed("100 MB \(name)") {
+                XCTAssertThrowsError(try SessionFiles.load(url)) { XCTAssertTrue("\($0)".contains("too large"), "\($0)") }
+            }
+        }
+    }
+
+    func testA100000LevelNestingIsAnError() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        try timed("100,000-deep session") { XCTAssertThrowsError(try SessionDecoder.decode(deep, file: "deep.json")) }
+        try timed("100,000-deep preset") { XCTAssertThrowsError(try Presets.changes(deep, file: "deep.json")) }
+        try timed("100,000-deep AHAP") { XCTAssertThrowsError(try AHAPDecoder.decode(deep, file: "deep.ahap")) }
+        try timed("100,000-deep Kessho preset") { XCTAssertThrowsError(try KesshoPresetLoader.load(Array(deep.utf8))) }
+        let xml = "<?xml version=\"1.0\"?>" + String(repeating: "<a>", count: 100_000)
+        try timed("100,000-deep Gnaural") { XCTAssertThrowsError(try GnauralImporter.convert(Data(xml.utf8), file: "deep.gnaural")) }
+    }
+
+    func testAMillionStagesOrSBGLinesGetAnAnswer() throws {
+        let stages = #"{"format": "entrain-session/1", "name": "many", "stages": ["#
+            + Array(repeating: #"{"duration": 1}"#, count: 1_000_000).joined(separator: ",") + "]}"
+        let json = folder.appendingPathComponent("many.json")
+        try Data(stages.utf8).write(to: json)
+        timed("a million stages") {
+            do { _ = try SessionFiles.load(json) } catch { XCTAssertFalse("\(error)".isEmpty) }
+        }
+        let lines = (0..<1_000_000).map { String(format: "%02d:%02d:%02d alpha", $0 / 3600 % 24, $0 / 60 % 60, $0 % 60) }
+        let sbg = folder.appendingPathComponent("many.sbg")
+        try Data(("alpha: 200+10/50\n" + lines.joined(separator: "\n") + "\n").utf8).write(to: sbg)
+        timed("a million .sbg lines") {
+            do { _ = try SessionFiles.load(sbg) } catch { XCTAssertFalse("\(error)".isEmpty) }
+        }
+    }
+}
