@@ -155,9 +155,13 @@ public final class JackClient: @unchecked Sendable {
     /// beats: the engine frame of the current cycle's start, the beats counted from bar 1 beat 1
     /// there, and the tempo. Nil when stopped, without a timebase master, or before the first cycle.
     public func transportBeats() -> (frame: Int64, beat: Double, bpm: Double)? {
-        guard !held.withLock({ $0.closed }), let anchor = context.pointee.anchor() else { return nil }
+        guard let anchor = context.pointee.anchor() else { return nil }
         var position = jack_position_t()
-        guard jack_transport_query(client, &position) == JackTransportRolling,
+        let state = held.withLock { held -> jack_transport_state_t? in
+            guard let client = held.client, !serverGone else { return nil }
+            return jack_transport_query(client, &position)
+        }
+        guard state == JackTransportRolling,
               position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_minute > 0 else { return nil }
         let ticks = position.ticks_per_beat > 0 ? Double(position.tick) / position.ticks_per_beat : 0
         let beat = Double(position.bar - 1) * Double(position.beats_per_bar) + Double(position.beat - 1) + ticks
