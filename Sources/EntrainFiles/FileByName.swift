@@ -38,7 +38,7 @@ public struct FileByName: Sendable {
             }
         }
         let looked = folders.map(directories.display).joined(separator: ", ")
-        let known = names().prefix(12)
+        let known = names().prefix(24)
         let hint = known.isEmpty ? "" : "; \(kind)s found there: \(known.joined(separator: ", "))\(names().count > known.count ? ", …" : "")"
         let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
         throw NotFound(description: "'\(argument)' is not a file, nor the name of \(article) \(kind) in \(looked)\(hint)")

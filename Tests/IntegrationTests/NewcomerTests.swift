@@ -60,7 +60,7 @@ final class NewcomerTests: XCTestCase {
         XCTAssertTrue(ambient.output.contains("peak -"), ambient.output)  // not silence
         let missing = try runInstalled(binary, ["render", "--ambient-preset", "NoSuchPreset", "--duration", "1", "--out", wav.path])
         XCTAssertTrue(missing.error.contains("/usr/share/entrain/ambient"), "the error lists where it looked: \(missing.error)")
-        XCTAssertTrue(missing.error.contains("Tidal_Glass"), "and what is there: \(missing.error)")
+        XCTAssertTrue(missing.error.contains("Tidal_Glass") && missing.error.contains("Bell_Garden"), "and what is there: \(missing.error)")
 
         // Man pages (every subcommand's and the OSC page) and the three shells' completions.
         let manual = root.appendingPathComponent("share/man")
