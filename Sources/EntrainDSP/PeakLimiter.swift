@@ -111,6 +111,31 @@ public struct PeakLimiter {
 
     }
 
+    /// Limit a block that needs no limiting: while the gain path idles (every stored gain 1), a
+    /// block whose samples are all finite and within the ceiling only passes through the delay
+    /// line, which is what `process` would do frame by frame, with the same numbers. Returns
+    /// false, touching nothing, otherwise: the caller then runs `process` per frame.
+    /// `left`/`right` hold the input and receive the output, in place.
+    @inlinable @inline(__always)
+    public mutating func passCalmBlock(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
+                                       count: Int) -> Bool {
+        guard calmFrames >= lookahead, BlockMath.allWithin(left, count: count, limit: ceiling),
+              BlockMath.allWithin(right, count: count, limit: ceiling) else { return false }
+        let length = lookahead - 1
+        var done = 0
+        while done < count {
+            let span = min(count - done, length - delayPosition)
+            BlockMath.swap(delayL + delayPosition, left + done, count: span)
+            BlockMath.swap(delayR + delayPosition, right + done, count: span)
+            delayPosition += span
+            if delayPosition == length { delayPosition = 0 }
+            done += span
+        }
+        frame &+= count
+        appliedGain = 1
+        return true
+    }
+
     /// Limit one stereo frame in place.
     @inlinable @inline(__always)
     public mutating func process(_ left: inout Float, _ right: inout Float) {
