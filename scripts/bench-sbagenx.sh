@@ -45,22 +45,24 @@ seconds=$((minutes * 60))
 sbagenx_cmd="$sbagenx -Q -r 48000 -b 16 -W -L $length -o $work/sbagenx.wav -i pink/40 200+10/20"
 entrain_cmd="$bin render --duration $seconds --carrier 200 --beat 10 --noise pink --noise-level 0.4 --format 16 --out $work/entrain.wav"
 
-# Median wall time of $runs runs, in seconds (each run's output overwrites the last).
+# Median wall time and median CPU time (user + system) of $runs runs, in seconds: "wall cpu".
+# CPU time says more on a busy machine, where the wall time depends on what else runs.
 median() {
-  local times=()
+  local log
+  log=$(mktemp "$work/times-XXXXXX")
   for _ in $(seq 1 "$runs"); do
-    local start end
-    start=$(date +%s.%N)
-    $1 >/dev/null 2>&1
-    end=$(date +%s.%N)
-    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN {print b - a}')")
+    { TIMEFORMAT='%R %U %S'; time $1 >/dev/null 2>&1; } 2>> "$log"
   done
-  printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
+  local wall cpu
+  wall=$(awk '{print $1}' "$log" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')
+  cpu=$(awk '{print $2 + $3}' "$log" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')
+  echo "$wall $cpu"
 }
 
 echo "rendering $minutes min of binaural 200/10 Hz + pink noise, 48 kHz, 16-bit WAV; median of $runs runs each"
-theirs=$(median "$sbagenx_cmd")
-ours=$(median "$entrain_cmd")
-printf 'SBaGenX:        %.3f s   (%s)\n' "$theirs" "$sbagenx_cmd"
-printf 'entrain render: %.3f s   (%s)\n' "$ours" "$entrain_cmd"
-awk -v t="$theirs" -v o="$ours" 'BEGIN {printf "entrain is %.2fx as fast as SBaGenX (bar: 2x)\n", t / o}'
+read -r theirs theirs_cpu <<< "$(median "$sbagenx_cmd")"
+read -r ours ours_cpu <<< "$(median "$entrain_cmd")"
+printf 'SBaGenX:        %.3f s wall, %.3f s CPU   (%s)\n' "$theirs" "$theirs_cpu" "$sbagenx_cmd"
+printf 'entrain render: %.3f s wall, %.3f s CPU   (%s)\n' "$ours" "$ours_cpu" "$entrain_cmd"
+awk -v t="$theirs" -v o="$ours" -v tc="$theirs_cpu" -v oc="$ours_cpu" \
+  'BEGIN {printf "entrain is %.2fx as fast as SBaGenX in wall time, %.2fx in CPU time (bar: 2x)\n", t / o, tc / oc}'
