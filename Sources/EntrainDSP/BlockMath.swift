@@ -24,10 +24,10 @@ public enum BlockMath {
         return largest
     }
 
-    /// True when every sample is finite and within ±`limit` (false for NaN and infinities).
+    /// The largest magnitude of `count` samples; NaN or infinity if any sample is not finite.
     @inlinable @inline(__always)
-    public static func allWithin(_ x: UnsafePointer<Float>, count: Int, limit: Float) -> Bool {
-        largestMagnitudeBits(x, count: count) <= abs(limit).bitPattern
+    public static func peakOrNaN(_ x: UnsafePointer<Float>, count: Int) -> Float {
+        Float(bitPattern: largestMagnitudeBits(x, count: count))
     }
 
     /// The largest magnitude of `count` finite samples, at least `floor`.
@@ -36,13 +36,15 @@ public enum BlockMath {
         max(floor, Float(bitPattern: largestMagnitudeBits(x, count: count)))
     }
 
-    /// Swap `count` samples between `x` and `y` (a delay line and a block passing through it).
+    /// Pass `count` samples through a delay line: `output` gets what `delay` held, `delay` gets
+    /// `input × gain` (`input` may be `output`: each sample is read before it is overwritten).
     @inlinable @inline(__always)
-    public static func swap(_ x: UnsafeMutablePointer<Float>, _ y: UnsafeMutablePointer<Float>, count: Int) {
+    public static func delay(_ input: UnsafePointer<Float>, by gain: Float, through delay: UnsafeMutablePointer<Float>,
+                             into output: UnsafeMutablePointer<Float>, count: Int) {
         for i in 0..<count {
-            let a = x[i]
-            x[i] = y[i]
-            y[i] = a
+            let held = delay[i]
+            delay[i] = input[i] * gain
+            output[i] = held
         }
     }
 }

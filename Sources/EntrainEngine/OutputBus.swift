@@ -58,12 +58,11 @@ struct OutputBus {
         var bus = self  // local copy: stores to the buffers could alias `self`
         defer { self = bus }
         if !bus.fade.isMoving && !bus.mute.isMoving {
-            // Steady gain: scale the block into the ports and, when the limiter has nothing to
-            // do, let it pass the block whole (the same numbers as frame by frame below).
+            // Steady gain: when the limiter has nothing to do, it passes the block whole (the
+            // same numbers as frame by frame below); only delayed, limited samples reach the ports.
             let n = range.count, l = outLeft + range.lowerBound, r = outRight + range.lowerBound
-            BlockMath.scale(left + range.lowerBound, by: bus.gain, into: l, count: n)
-            BlockMath.scale(right + range.lowerBound, by: bus.gain, into: r, count: n)
-            if bus.limiter.passCalmBlock(l, r, count: n) {
+            if bus.limiter.passCalmBlock(left + range.lowerBound, right + range.lowerBound, gain: bus.gain,
+                                         into: l, r, count: n) {
                 bus.peakLeft = BlockMath.peak(l, count: n, floor: bus.peakLeft)
                 bus.peakRight = BlockMath.peak(r, count: n, floor: bus.peakRight)
                 return

@@ -39,7 +39,8 @@ final class PeakLimiterBlockTests: XCTestCase {
                 let n = min(block, left.count - start)
                 let passed = outL.withUnsafeMutableBufferPointer { l in
                     outR.withUnsafeMutableBufferPointer { r in
-                        limiter.passCalmBlock(l.baseAddress! + start, r.baseAddress! + start, count: n)
+                        limiter.passCalmBlock(l.baseAddress! + start, r.baseAddress! + start, gain: 1,
+                                              into: l.baseAddress! + start, r.baseAddress! + start, count: n)
                     }
                 }
                 if passed {
@@ -55,19 +56,25 @@ final class PeakLimiterBlockTests: XCTestCase {
         }
     }
 
-    func testOversAndNaNAreRefusedWhole() {
+    /// A refused block writes nothing: unlimited samples must never reach the output (another
+    /// client may read the port buffers at any moment). An early version scaled the block into
+    /// the ports before checking it.
+    func testOversAndNaNAreRefusedWholeWritingNothing() {
         var limiter = PeakLimiter(sampleRate: 48_000, ceilingDecibels: -1)
         defer { limiter.deallocate() }
         var quietL = [Float](repeating: 0.1, count: 4096), quietR = quietL
         for i in quietL.indices { limiter.process(&quietL[i], &quietR[i]) }  // long enough to idle
-        for bad in [Float(0.95), .nan, -.infinity] {
-            var l = [Float](repeating: 0.1, count: 64), r = l
+        for (bad, gain) in [(Float(0.95), Float(1)), (.nan, 1), (-.infinity, 1), (0.5, 1.8)] {
+            var l = [Float](repeating: 0.1, count: 64)
+            let r = l
             l[37] = bad
-            let before = l
-            XCTAssertFalse(limiter.passCalmBlock(&l, &r, count: 64), "\(bad) passed whole")
-            XCTAssertEqual(l.map(\.bitPattern), before.map(\.bitPattern), "a refused block is left untouched")
+            var outL = [Float](repeating: 7, count: 64), outR = outL
+            XCTAssertFalse(limiter.passCalmBlock(l, r, gain: gain, into: &outL, &outR, count: 64), "\(bad) × \(gain) passed whole")
+            XCTAssertEqual(outL + outR, [Float](repeating: 7, count: 128), "a refused block wrote to the output")
         }
-        var l = [Float](repeating: 0.1, count: 64), r = l
-        XCTAssertTrue(limiter.passCalmBlock(&l, &r, count: 64))
+        let l = [Float](repeating: 0.1, count: 64)
+        var outL = [Float](repeating: 7, count: 64), outR = outL
+        XCTAssertTrue(limiter.passCalmBlock(l, l, gain: 0.5, into: &outL, &outR, count: 64))
+        XCTAssertEqual(outL, [Float](repeating: 0.1, count: 64), "the delay line's content (quiet input) comes out")
     }
 }
