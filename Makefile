@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build run test bench bench-osc beat-compare demo install uninstall man clean fuzz soak
+.PHONY: all deps build run test bench bench-live bench-osc beat-compare demo install uninstall man clean fuzz soak
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -37,8 +37,15 @@ fuzz: build
 soak: build
 	@scripts/soak.sh $${SOAK_MINUTES:-30}
 
+# The engine's own figures, then `entrain render` against SBaGenX built from SBAGENX_SRC (a
+# checkout of its source) when given: see scripts/bench-sbagenx.sh.
 bench: build
 	$(BIN) bench
+	@scripts/bench-sbagenx.sh
+
+# The whole live client on a private realtime dummy jackd: PERIOD=32|64 SECONDS_TO_RUN=600.
+bench-live: build
+	@scripts/bench-live.sh
 
 # 10,000 OSC messages/s for 60 s into a live client on a private dummy jackd.
 bench-osc: build
