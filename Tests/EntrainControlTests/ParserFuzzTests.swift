@@ -166,6 +166,30 @@ final class FuzzFindingTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("not UTF-8"), "\(error)")
         }
     }
+
+    /// Found by the fuzzer on a clean clone: Foundation's XML parser crashes the process on a
+    /// processing instruction without data, on a DTD's notation and on `<?xml?>`. Both are errors now, with
+    /// their positions, and the parser never sees them.
+    func testGnauralConstructsThatCrashTheXMLParserAreErrors() throws {
+        let folder = ParserFuzzTests.root.appendingPathComponent("Tests/Fixtures/fuzz")
+        XCTAssertThrowsError(try GnauralImporter.load(folder.appendingPathComponent("gnaural-empty-processing-instruction.gnaural"))) { error in
+            XCTAssertTrue("\(error)".contains("gnaural-empty-processing-instruction.gnaural:2:11"), "\(error)")
+            XCTAssertTrue("\(error)".contains("processing instructions"), "\(error)")
+        }
+        XCTAssertThrowsError(try GnauralImporter.load(folder.appendingPathComponent("gnaural-notation.gnaural"))) { error in
+            XCTAssertTrue("\(error)".contains("gnaural-notation.gnaural:2:1"), "\(error)")
+            XCTAssertTrue("\(error)".contains("document type declarations"), "\(error)")
+        }
+        XCTAssertThrowsError(try GnauralImporter.load(folder.appendingPathComponent("gnaural-bare-declaration.gnaural"))) { error in
+            XCTAssertTrue("\(error)".contains("gnaural-bare-declaration.gnaural:1:1"), "\(error)")
+            XCTAssertTrue("\(error)".contains("XML declaration"), "\(error)")
+        }
+        // The ordinary declaration still reads.
+        let fine = Data("<?xml version=\"1.0\"?>\n<schedule></schedule>\n".utf8)
+        XCTAssertThrowsError(try GnauralImporter.convert(fine, file: "fine.gnaural")) { error in
+            XCTAssertFalse("\(error)".contains("processing instructions"), "\(error)")
+        }
+    }
 }
 
 /// Inputs far beyond any real file: a clear error (or a load) in bounded time, never a crash or
