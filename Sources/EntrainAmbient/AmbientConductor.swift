@@ -514,6 +514,9 @@ public final class AmbientConductor: @unchecked Sendable {
         for l in 0..<4 where evolveSettings[l].on {
             guard let home = lanes[l], clock.frame(ofBeat: 4 * Double(nextEvolveBar[l])) <= frame else { continue }
             evolutions[l].tick(intensity: evolveSettings[l].intensity, home: home)
+            // A step of the bar before that the old pattern skipped must not fire late now.
+            let barStep = 4 * nextEvolveBar[l] * Int64(DrumLanes.stepsPerBeat[l])
+            drumLanes.nextStep[l] = max(drumLanes.nextStep[l], barStep)
             nextEvolveBar[l] += Int64(evolveSettings[l].everyBars)
         }
     }

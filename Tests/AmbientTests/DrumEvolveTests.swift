@@ -31,7 +31,9 @@ extension AmbientRhythmTests {
     /// Evolve on: the kicks change from bar to bar and differ from the lane's own; the lane that
     /// does not evolve keeps its hits exactly.
     func testEvolveVariesTheHitsOverBars() throws {
-        let plain = try run(drumState(), seconds: 40), evolved = try run(evolvingState(), seconds: 40)
+        // Twenty whole bars (the run's lookahead reaches the next bar's first step).
+        let plain = try run(drumState(), seconds: 40).filter { $0.frame < 40 * 48_000 }
+        let evolved = try run(evolvingState(), seconds: 40).filter { $0.frame < 40 * 48_000 }
         XCTAssertNotEqual(kicks(evolved), kicks(plain))
         let patterns = bars(kicks(evolved)).map { "\($0)" }
         XCTAssertGreaterThanOrEqual(Set(patterns).count, 12, "of \(patterns.count) bars")
@@ -124,9 +126,10 @@ extension AmbientRhythmTests {
                 XCTAssertTrue(lane.pattern.contains(true))
                 if lane.pattern != pattern { moved += 1 }
             }
-            XCTAssertGreaterThan(moved, 1_000, "\(steps)/\(hits)")
+            XCTAssertGreaterThan(moved, 300, "\(steps)/\(hits)")
             for _ in 0..<16 { e.tick(intensity: 0, home: home) }
             XCTAssertTrue(e.isHome, "\(e)")
         }
     }
 }
+
