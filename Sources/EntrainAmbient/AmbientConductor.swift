@@ -59,6 +59,10 @@ public final class AmbientConductor: @unchecked Sendable {
     private var externalBeat: @Sendable (AmbientTempoSource) -> ExternalBeat? = { _ in nil }
     private var drumsResync = true
     private var drumsOnOutsideBeat = false
+    /// Each drum lane's evolve settings, how far it has wandered, and the bar of its next tick.
+    private var evolveSettings = [DrumEvolveSetting](repeating: .init(), count: 4)
+    private var evolutions = (0..<4).map { DrumLaneEvolution(seed: 0, lane: $0) }
+    private var nextEvolveBar: [Int64] = [0, 0, 0, 0]
 
     struct TaggedChange {
         let frame: Int64
@@ -86,6 +90,7 @@ public final class AmbientConductor: @unchecked Sendable {
         current = state
         self.sliders = sliders
         Self.takeTempoSource(&current, into: &tempoSourceValue)
+        Self.takeEvolve(&current, into: &evolveSettings)
         seedValue = seed
         self.clock = clock
         self.lookaheadSeconds = lookaheadSeconds
@@ -181,6 +186,13 @@ public final class AmbientConductor: @unchecked Sendable {
             }
             return true
         }
+        changes.removeAll { change in
+            guard let (lane, field) = Self.evolveField(change.key) else { return false }
+            evolveSettings[lane].take(field, change.value)
+            if !evolveSettings[lane].on { evolutions[lane].goHome() }
+            drumsResync = true
+            return true
+        }
         if glideSeconds > 0, playing {
             var target = morph?.to ?? current
             for (key, value) in changes { target[key] = value }
@@ -216,6 +228,7 @@ public final class AmbientConductor: @unchecked Sendable {
         var state = state
         try lock.withLock {
             Self.takeTempoSource(&state, into: &tempoSourceValue)
+            Self.takeEvolve(&state, into: &evolveSettings)
             driver?.resetDrift()
             self.sliders = sliders
             version &+= 1
@@ -250,6 +263,28 @@ public final class AmbientConductor: @unchecked Sendable {
         guard let value = state[tempoSourceKey] else { return }
         if case .string(let name) = value, let s = AmbientTempoSource(rawValue: name) { source = s }
         state[tempoSourceKey] = nil
+    }
+
+    /// A drum lane's evolve setting by its ambient-family key (nil: not such a key).
+    public func evolveValue(_ key: String) -> KesshoValue? {
+        guard let (lane, field) = Self.evolveField(key) else { return nil }
+        return lock.withLock { evolveSettings[lane].value(field) }
+    }
+
+    /// `drumEuclidNEvolve…`: the lane (0…3) and the field ("", "Every", "Intensity").
+    static func evolveField(_ key: String) -> (Int, String)? {
+        guard DrumEvolveSetting.keys.contains(key), let n = key.dropFirst("drumEuclid".count).first?.wholeNumberValue
+        else { return nil }
+        return (n - 1, String(key.dropFirst("drumEuclidNEvolve".count)))
+    }
+
+    /// A start state or preset given evolve settings: take them out (not hashed, not saved).
+    static func takeEvolve(_ state: inout KesshoState, into settings: inout [DrumEvolveSetting]) {
+        for key in DrumEvolveSetting.keys {
+            guard let value = state[key], let (lane, field) = evolveField(key) else { continue }
+            settings[lane].take(field, value)
+            state[key] = nil
+        }
     }
 
     /// What the lead and drums keep time with (see `AmbientTempoSource`).
@@ -291,6 +326,7 @@ public final class AmbientConductor: @unchecked Sendable {
             playing = true
             leadNotes = KesshoLeadNote(seed: seedValue, sampleRate: sampleRate)
             drumLanes = DrumLanes(seed: seedValue)
+            evolutions = (0..<4).map { DrumLaneEvolution(seed: seedValue, lane: $0) }
             drumSide = Mulberry32(seed: UInt32(truncatingIfNeeded: seedValue ^ 0xD2D2))
             drumsResync = true
             if let chord = driver?.harmony.chord { try pushChord(chord, at: start.frame) }
@@ -348,7 +384,8 @@ public final class AmbientConductor: @unchecked Sendable {
             let noteAt = melody.first?.frame ?? .max
             let drums = DrumLanes.runs(current) ? nextHit() : nil
             let hitAt = drums?.frame ?? .max
-            let next = min(boundary, walkAt, morphAt, taggedAt, noteAt, hitAt)
+            let evolveAt = drums == nil ? Int64.max : nextEvolveFrame()
+            let next = min(boundary, walkAt, morphAt, taggedAt, noteAt, hitAt, evolveAt)
             guard next <= horizon else { return }
             if next == taggedAt {
                 let change = tagged.removeFirst()
@@ -363,6 +400,8 @@ public final class AmbientConductor: @unchecked Sendable {
                 try phraseBoundary(at: boundary)
             } else if next == noteAt {
                 try fireNote(melody.removeFirst())
+            } else if next == evolveAt {
+                evolveDrums(at: evolveAt)
             } else if let drums {
                 try fireHit(lane: drums.lane, step: drums.step, at: drums.frame)
             }
@@ -418,33 +457,86 @@ public final class AmbientConductor: @unchecked Sendable {
     /// clock changed (an outside beat appearing or going, or its count jumping on a re-lock).
     private func nextHit() -> (lane: Int, step: Int64, frame: Int64)? {
         let clock = drumClock
-        let lanes = DrumLanes.lanes(current)
+        let lanes = drumLanesNow
         let outside = clock.external != nil
         if drumsResync || outside != drumsOnOutsideBeat {
-            drumLanes.resync(from: max(lastFrame, clock.grid.origin.frame), clock: clock)
+            resyncDrums(clock)
             drumsResync = false
             drumsOnOutsideBeat = outside
         }
         guard let next = drumLanes.next(lanes, clock: clock) else { return nil }
         let beat = Int64(clock.frame(ofBeat: 1) - clock.frame(ofBeat: 0))
         if next.frame < lastFrame - beat || next.frame > max(lastFrame, clock.grid.origin.frame) + 16 * beat {
-            drumLanes.resync(from: max(lastFrame, clock.grid.origin.frame), clock: clock)
+            resyncDrums(clock)
             return drumLanes.next(lanes, clock: clock)
         }
         return next
+    }
+
+    /// Steps and evolve bars re-counted from the last frame: each lane evolves on the bars
+    /// (4 beats of the drum clock, counted from its beat 0) that are multiples of its period.
+    private func resyncDrums(_ clock: DrumClock) {
+        let from = max(lastFrame, clock.grid.origin.frame)
+        drumLanes.resync(from: from, clock: clock)
+        let bar = clock.beat(at: from) / 4
+        for l in 0..<4 {
+            let every = Double(evolveSettings[l].everyBars)
+            nextEvolveBar[l] = Int64((bar / every).rounded(.up) * every)
+        }
+    }
+
+    /// The lanes now: each evolving one as it has wandered from its sliders.
+    private var drumLanesNow: [DrumLanes.Lane?] {
+        DrumLanes.lanes(current).enumerated().map { l, lane in
+            guard let lane, evolveSettings[l].on else { return lane }
+            return evolutions[l].apply(to: lane, homeHits: lane.hits, homeRotation: lane.rotation)
+        }
+    }
+
+    /// The earliest bar boundary at which an evolving lane ticks.
+    private func nextEvolveFrame() -> Int64 {
+        let clock = drumClock, lanes = DrumLanes.lanes(current)
+        var best = Int64.max
+        for l in 0..<4 where evolveSettings[l].on && lanes[l] != nil {
+            var frame = clock.frame(ofBeat: 4 * Double(nextEvolveBar[l]))
+            if frame < lastFrame - Int64(4 * clock.beatSeconds * sampleRate) {  // the clock jumped
+                resyncDrums(clock)
+                frame = clock.frame(ofBeat: 4 * Double(nextEvolveBar[l]))
+            }
+            best = min(best, frame)
+        }
+        return best
+    }
+
+    /// Bar boundary `frame`: every evolving lane due there drifts one tick.
+    private func evolveDrums(at frame: Int64) {
+        let clock = drumClock, lanes = DrumLanes.lanes(current)
+        for l in 0..<4 where evolveSettings[l].on {
+            guard let home = lanes[l], clock.frame(ofBeat: 4 * Double(nextEvolveBar[l])) <= frame else { continue }
+            evolutions[l].tick(intensity: evolveSettings[l].intensity, home: home)
+            // A step of the bar before that the old pattern skipped must not fire late now.
+            let barStep = 4 * nextEvolveBar[l] * Int64(DrumLanes.stepsPerBeat[l])
+            drumLanes.nextStep[l] = max(drumLanes.nextStep[l], barStep)
+            nextEvolveBar[l] += Int64(evolveSettings[l].everyBars)
+        }
     }
 
     /// A lane's hit step: the probability draw (engine stream), the voice picked by the lane's
     /// own stream, then the hit.
     private func fireHit(lane l: Int, step: Int64, at frame: Int64) throws {
         drumLanes.nextStep[l] = step + 1
-        guard let lane = DrumLanes.lanes(current)[l] else { return }
-        guard stream.next() <= lane.probability else { return }
+        guard let lane = drumLanesNow[l] else { return }
+        let i = DrumLanes.index(step, of: lane.pattern.count)
+        guard stream.next() <= lane.probability * lane.chances[i] else { return }
         let voice = lane.targets[min(Int(drumLanes.pick[l].next() * Double(lane.targets.count)), lane.targets.count - 1)]
         var event = AmbientEvent(frame: max(frame, lastFrame), kind: .drumHit)
-        event.hit = KesshoDrumHit.sound(voice, velocity: lane.level, state: current, sliders: sliders,
+        event.hit = KesshoDrumHit.sound(voice, velocity: lane.velocities[i], state: current, sliders: sliders,
                                         engine: { stream.next() }, side: &drumSide,
                                         seed: UInt64(bitPattern: frame) &* 0x2545_F491_4F6C_DD1D &+ UInt64(l))
+        if lane.pitchRatio != 1 {
+            event.hit.frequency *= lane.pitchRatio
+            event.hit.pitch *= lane.pitchRatio
+        }
         try push(event)
     }
 

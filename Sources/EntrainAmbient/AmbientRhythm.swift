@@ -60,6 +60,12 @@ struct DrumLanes {
         var pattern: [Bool]
         var targets: [DrumSound.Voice]
         var probability: Double, level: Double
+        /// The resolved Bjorklund hits and rotation (evolve moves them).
+        var hits = 0, rotation = 0
+        /// Per step: velocity and chance (evolve varies them; at home the level and 1).
+        var velocities: [Double] = [], chances: [Double] = []
+        /// Odd steps are late by half the swing of a step; hits are transposed by `pitchRatio`.
+        var swing = 0.0, pitchRatio = 1.0
     }
 
     var nextStep: [Int64] = [0, 0, 0, 0]
@@ -83,8 +89,11 @@ struct DrumLanes {
             func int(_ f: String, _ d: Int) -> Int { Int(saturating: s.number(key(f)) ?? Double(d)) }
             let p = KesshoEuclid.drumLane(preset: s.string(key("Preset")) ?? "custom", steps: int("Steps", 8),
                                           hits: int("Hits", 4), rotation: int("Rotation", 0))
-            return Lane(pattern: KesshoEuclid.drumPattern(steps: p.steps, hits: p.hits, rotation: p.rotation),
-                        targets: targets, probability: s.number(key("Probability")) ?? 1, level: s.number(key("Level")) ?? 0.8)
+            let pattern = KesshoEuclid.drumPattern(steps: p.steps, hits: p.hits, rotation: p.rotation)
+            let level = s.number(key("Level")) ?? 0.8
+            return Lane(pattern: pattern, targets: targets, probability: s.number(key("Probability")) ?? 1, level: level,
+                        hits: p.hits, rotation: p.rotation, velocities: pattern.map { _ in level },
+                        chances: pattern.map { _ in 1 })
         }
     }
 
@@ -94,15 +103,18 @@ struct DrumLanes {
         for l in 0..<4 { nextStep[l] = Int64((beat * Self.stepsPerBeat[l]).rounded(.up)) }
     }
 
+    /// Step `step`'s place in a pattern of `count` steps.
+    static func index(_ step: Int64, of count: Int) -> Int { Int(((step % Int64(count)) + Int64(count)) % Int64(count)) }
+
     /// The earliest hit step among `lanes` (lane, step, frame), not before `floor`.
     func next(_ lanes: [Lane?], clock: DrumClock) -> (lane: Int, step: Int64, frame: Int64)? {
         var best: (Int, Int64, Int64)?
         for l in 0..<4 {
             guard let lane = lanes[l], lane.pattern.contains(true) else { continue }
             var step = nextStep[l]
-            let count = Int64(lane.pattern.count)
-            while !lane.pattern[Int(((step % count) + count) % count)] { step += 1 }
-            let frame = clock.frame(ofBeat: Double(step) / Self.stepsPerBeat[l])
+            while !lane.pattern[Self.index(step, of: lane.pattern.count)] { step += 1 }
+            let late = step % 2 != 0 ? 0.5 * lane.swing : 0
+            let frame = clock.frame(ofBeat: (Double(step) + late) / Self.stepsPerBeat[l])
             if best == nil || frame < best!.2 { best = (l, step, frame) }
         }
         return best

@@ -12,7 +12,8 @@ final class AmbientRhythmTests: XCTestCase {
     final class Clock: @unchecked Sendable { var frame: Int64 = 0 }
 
     func run(_ state: KesshoState, seconds: Double, source: AmbientTempoSource = .phrase,
-             external: ExternalBeat? = nil, seed: UInt64 = 9) throws -> [AmbientEvent] {
+             external: ExternalBeat? = nil, seed: UInt64 = 9,
+             changes: [(seconds: Double, key: String, value: KesshoValue)] = []) throws -> [AmbientEvent] {
         let clock = Clock()
         let host = try EngineHost(sampleRate: 48_000)
         let conductor = AmbientConductor(host: host, state: state, seed: seed, lookaheadSeconds: 0.1) {
@@ -26,6 +27,7 @@ final class AmbientRhythmTests: XCTestCase {
         drain()
         while clock.frame < Int64(seconds * 48_000) {
             clock.frame += 2_400
+            for c in changes where Int64(c.seconds * 48_000) == clock.frame { try conductor.set(c.key, c.value) }
             try conductor.pump()
             drain()
         }

@@ -58,8 +58,8 @@ final class AmbientSchemaTests: XCTestCase {
         let faders = KesshoParameters.all.filter {
             switch $0.kind { case .number: $0.loadRange != nil; case .bool, .choice: true; case .text: false }
         }
-        // + /ambient/tempoSource and its /norm (a choice, not a Kessho key).
-        let extra = 2
+        // + /ambient/tempoSource and the 12 drum evolve settings, and their /norm (not Kessho keys).
+        let extra = 2 + 2 * 12
         XCTAssertEqual(hub.fullState().count, 403 + faders.count + extra, "every key, and /norm for the ranged, toggles and choices")
         func ambient(_ now: Double) -> [OSCMessage] {
             FeedbackHub.decoded(hub.tick(now: now)).filter { $0.address.hasPrefix("/ambient/") }.sorted { $0.address < $1.address }
@@ -91,6 +91,26 @@ final class AmbientSchemaTests: XCTestCase {
         XCTAssertEqual(conductor.tempoSource, .beat)
         XCTAssertNil(conductor.state["tempoSource"])
         XCTAssertThrowsError(try space.parse("/ambient/tempoSource", .text("midi")))
+    }
+
+    /// The drum lanes' evolve settings are ambient addresses too: off by default, set and read
+    /// like keys, checked against their ranges, never in the hashed state.
+    func testDrumEvolveSettingsAreAmbientAddresses() throws {
+        let host = try TestEngine.host()
+        let conductor = AmbientConductor(host: host) { .init(frame: host.frame, unixSeconds: 1_770_000_000) }
+        let space = AddressSpace([AmbientFamily(conductor)])
+        XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3Evolve"), .bool(false))
+        XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3EvolveEvery"), .number(4))
+        try space.set([try space.parse("/ambient/drumEuclid3Evolve", .bool(true)),
+                       try space.parse("/ambient/drumEuclid3EvolveEvery", .number(8)),
+                       try space.parse("/ambient/drumEuclid3EvolveIntensity", .number(0.25))], at: nil)
+        XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3Evolve"), .bool(true))
+        XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3EvolveEvery"), .number(8))
+        XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3EvolveIntensity"), .number(0.25))
+        XCTAssertNil(conductor.state["drumEuclid3Evolve"], "not hashed")
+        XCTAssertThrowsError(try space.parse("/ambient/drumEuclid3EvolveEvery", .number(0)))
+        XCTAssertThrowsError(try space.parse("/ambient/drumEuclid3EvolveIntensity", .number(2)))
+        XCTAssertThrowsError(try space.parse("/ambient/drumEuclid5Evolve", .bool(true)))
     }
 }
 

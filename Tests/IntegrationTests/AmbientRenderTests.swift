@@ -52,6 +52,21 @@ final class AmbientRenderTests: XCTestCase {
         XCTAssertNotEqual(a, c)
     }
 
+    /// Drum evolve on every lane (`--set`, every bar, full intensity): the same bytes twice, and
+    /// other bytes than without it.
+    func testDrumEvolveRendersBitIdentical() throws {
+        let full = Fixtures.shippedAmbientPresets.appendingPathComponent("Full_Tide.json")
+        let evolve = (1...4).flatMap { n in
+            ["--set", "/ambient/drumEuclid\(n)Evolve=true", "--set", "/ambient/drumEuclid\(n)EvolveEvery=1",
+             "--set", "/ambient/drumEuclid\(n)EvolveIntensity=1"]
+        }
+        let a = try Data(contentsOf: render(full, seed: 5, seconds: 10, name: "ea.wav", extra: evolve))
+        let b = try Data(contentsOf: render(full, seed: 5, seconds: 10, name: "eb.wav", extra: evolve))
+        let plain = try Data(contentsOf: render(full, seed: 5, seconds: 10, name: "ep.wav"))
+        XCTAssertEqual(a, b, "evolve: two renders differ")
+        XCTAssertNotEqual(a, plain, "evolve changes nothing")
+    }
+
     /// Every preset of ours renders 30 s: finite, under the ceiling, at a level an ambient bed has
     /// (the lead-only and drum presets too, now that the lead and drums are rendered).
     func testEveryOwnPresetRendersThirtySeconds() throws {

@@ -14,8 +14,10 @@ public final class AmbientFamily: AddressFamily {
     public init(_ conductor: AmbientConductor) { self.conductor = conductor }
 
     /// Every key's descriptor (no engine needed: session files are checked against them), and
-    /// the tempo source of the lead and drums (the conductor's, not a Kessho key: not hashed).
+    /// the tempo source of the lead and drums and the drum lanes' evolve settings (the
+    /// conductor's, not Kessho keys: not hashed).
     public static let standardDescriptors: [ControlDescriptor] = KesshoParameters.all.map(descriptor) + [tempoSource]
+        + evolveDescriptors
 
     static let tempoSourceAddress = prefix + AmbientConductor.tempoSourceKey
     static let tempoSource = ControlDescriptor(
@@ -57,6 +59,7 @@ public final class AmbientFamily: AddressFamily {
         // The drift position lives in the conductor (the hashed state keeps the web's value).
         if key == "cofCurrentStep" { return .number(Double(conductor.harmony.step)) }
         if address == Self.tempoSourceAddress { return .text(conductor.tempoSource.rawValue) }
+        if let v = conductor.evolveValue(key) { return Self.controlValue(v) }
         return (conductor.state[key] ?? KesshoParameters.parameter(key)?.defaultValue).map(Self.controlValue)
     }
 
@@ -65,6 +68,7 @@ public final class AmbientFamily: AddressFamily {
         return KesshoParameters.all.map { p in
             (Self.prefix + p.key, p.key == "cofCurrentStep" ? .number(Double(step)) : Self.controlValue(state[p.key] ?? p.defaultValue))
         } + [(Self.tempoSourceAddress, .text(conductor.tempoSource.rawValue))]
+            + DrumEvolveSetting.keys.compactMap { k in conductor.evolveValue(k).map { (Self.prefix + k, Self.controlValue($0)) } }
     }
 
     /// The drift position is the engine's; the reverb's quality is the listener's choice at start.
