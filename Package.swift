@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "EntrainAddressSpace"),
         // Heart-rate variability: RR intervals in, artifacts out, the standard measures, spectral
         // coherence, and the EBS metrics, phase space and modes. Pure Swift, Foundation only.
-        .target(name: "EntrainHRV"),
+        .target(name: "EntrainHRV", dependencies: ["EntrainFiles"]),
         // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema, and the
         // engine's and the ambient engine's address families.
         .target(name: "EntrainControl",

@@ -1,3 +1,4 @@
+import EntrainFiles
 import Foundation
 
 /// A JSON object written key by key in a fixed order with fixed decimals: one line of a
@@ -25,17 +26,5 @@ struct JSONLine {
         return s == "-0" ? "0" : s
     }
 
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ s: String) -> String { JSONString.quoted(s) }
 }

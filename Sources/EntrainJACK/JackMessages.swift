@@ -11,14 +11,12 @@ enum JackMessages {
 
     /// Collect from now on (until `passThrough`).
     static func collect() {
-        jack_set_error_function { text in
+        let keep: @convention(c) (UnsafePointer<CChar>?) -> Void = { text in
             guard let text else { return }
             JackMessages.collected.withLock { if $0.count < 64 { $0.append(String(cString: text)) } }
         }
-        jack_set_info_function { text in
-            guard let text else { return }
-            JackMessages.collected.withLock { if $0.count < 64 { $0.append(String(cString: text)) } }
-        }
+        jack_set_error_function(keep)
+        jack_set_info_function(keep)
     }
 
     /// What libjack said since `collect`, emptied.

@@ -2,10 +2,11 @@
 /// paragraphs, bullets, tables, `code`, **bold**) turned into man macros.
 enum Roff {
     /// Escapes backslashes and hyphens; a line may not start with a control character.
-    static func escape(_ text: String) -> String {
-        var out = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
-        if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
-        return out
+    static func escape(_ text: String) -> String { guardedLineStart(escapeInline(Substring(text))) }
+
+    /// A line starting with `.` or `'` would be read as a macro.
+    private static func guardedLineStart(_ text: String) -> String {
+        text.hasPrefix(".") || text.hasPrefix("'") ? "\\&" + text : text
     }
 
     /// Inline Markdown: `code` and **strong** in bold, the rest escaped.
@@ -31,7 +32,7 @@ enum Roff {
         }
         out += escapeInline(rest)
         if bold { out += "\\fR" }
-        return out.hasPrefix(".") || out.hasPrefix("'") ? "\\&" + out : out
+        return guardedLineStart(out)
     }
 
     private static func escapeInline(_ text: Substring) -> String {
