@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`make soak`'s load: random valid changes over every family at RATE OSC messages per second
+(and a heart stream into /hrv/rr)
 to a running entrain for SECONDS, and a /status poll every 2 s written as one line each
 (unix time, server up/gone, xruns, elapsed seconds) to STATUS_FILE."""
-import random, socket, struct, sys, time
+import math, random, socket, struct, sys, time
 
 port, rate, seconds, status_file = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 
@@ -39,13 +40,18 @@ changes = [("/entrain/carrier", 150, 400), ("/entrain/beat", 2, 14), ("/entrain/
 sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 sock.setblocking(False)
 target = ("127.0.0.1", port)
-start = time.time(); sent = 0; next_status = start
+start = time.time(); sent = 0; next_status = start; next_heartbeat = start
+# The HRV family is fed like a chest strap: one RR interval per beat, breathing-modulated.
 with open(status_file, "w") as out:
     while time.time() - start < seconds:
         due = int((time.time() - start) * rate)
         while sent < due:
             address, low, high = random.choice(changes)
             sock.sendto(message(address, random.uniform(low, high)), target); sent += 1
+        if time.time() >= next_heartbeat:
+            rr = 850 + 60 * math.sin(2 * math.pi * 0.1 * (time.time() - start)) + random.uniform(-8, 8)
+            next_heartbeat += rr / 1000
+            sock.sendto(message("/hrv/rr", rr), target); sent += 1
         if time.time() >= next_status:
             next_status += 2
             sock.sendto(message("/status"), target)

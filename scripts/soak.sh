@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-30}
 seconds=$((minutes * 60))
-bin=.build/release/entrain
+bin=${ENTRAIN_BINARY:-.build/release/entrain}
 server="entrain-soak-$$"
 port=$((20000 + $$ % 20000))
 work=$(mktemp -d)
