@@ -41,7 +41,8 @@ start_server
   --ambient-preset Bell_Garden --arm-strobe --haptic-cv 2>"$work/client.log" &
 client=$!
 for _ in $(seq 1 100); do jack_lsp 2>/dev/null | grep -q "^soak:haptic_sharpness$" && break; sleep 0.05; done
-jack_connect soak:led system:playback_1; jack_connect soak:haptic system:playback_2
+jack_connect soak:led system:playback_1 2>/dev/null || true  # run may have auto-connected them
+jack_connect soak:haptic system:playback_2 2>/dev/null || true
 sleep 1
 # Started over OSC, so the session ending does not end the run.
 "$bin" ctl --port "$port" /session/load theta-meditation >/dev/null 2>&1 || true
