@@ -26,10 +26,13 @@ run: build
 test: build
 	@scripts/install-deps.sh aubio-tools chromium  # beat analysis against aubio; the control page in headless Chromium
 	@scripts/test.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
+	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
 
-# The file readers fed seeded mutations of the shipped and fixture files for 15 minutes
-# (make test gives them 48 s). FUZZ_SECONDS and FUZZ_SEED change the budget and the seed.
+# The file readers under libFuzzer, 2 minutes each (LIBFUZZ_SECONDS), then fed seeded
+# mutations of the shipped and fixture files for 15 minutes (FUZZ_SECONDS, FUZZ_SEED).
+# make test gives them 8 s each and 48 s.
 fuzz: build
+	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-120}
 	env FUZZ_SECONDS=$${FUZZ_SECONDS:-900} $(SWIFT) test --filter 'ParserFuzzTests|FuzzFindingTests|HugeInputTests'
 
 # 30 minutes of a live client under load on a private dummy jackd, with two server restarts,

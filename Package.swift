@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "entrain", targets: ["entrain"]),
+        // For the libFuzzer package in Fuzz/ (built only by scripts/libfuzz.sh).
+        .library(name: "EntrainFuzzing", targets: ["EntrainFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -87,12 +89,15 @@ let package = Package(
         // conductor that schedules the phrase grid's chords onto engine frames.
         .target(name: "EntrainAmbient", dependencies: ["Kessho", "EntrainEngine", "EntrainDSP"]),
 
+        // Every file reader as the fuzzers drive it, and the seeded mutator: shared by the
+        // mutation test and the libFuzzer target.
+        .target(name: "EntrainFuzzing", dependencies: ["EntrainControl", "Kessho"]),
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl", "EntrainAddressSpace"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "HRVTests", dependencies: ["EntrainHRV", "TestSupport"]),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
+        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainFuzzing", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
                                                               "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["EntrainDiscovery", "EntrainControl", "EntrainAddressSpace", "TestSupport",

@@ -118,7 +118,9 @@ public struct Engine {
             if done > 0 {
                 for i in 0..<ClientPort.count { chunk.buffers[i] = io.buffers[i].map { $0 + done } }
             }
-            if beat.active { beat.spectrum.analyse(chunk[.beatIn], frames: n) }
+            // No beat_in buffer at all (an offline render of the outputs) is no input, not silence
+            // to analyse: the analysis of silence finds nothing, so skipping it changes no output.
+            if beat.active, let input = chunk[.beatIn] { beat.spectrum.analyse(input, frames: n) }
             render(chunk, frames: n)
             done += n
         }

@@ -1,5 +1,6 @@
 import EntrainControl
 import EntrainFiles
+import EntrainFuzzing
 import Foundation
 import Kessho
 import TestSupport
@@ -11,65 +12,20 @@ import XCTest
 /// and the iteration, so a crash can be replayed. Inputs that once misbehaved live in
 /// Tests/Fixtures/fuzz and are replayed on every run.
 final class ParserFuzzTests: XCTestCase {
-    struct Reader {
-        let name: String
-        let fileExtension: String
-        let seeds: [String]
-        let read: ([UInt8]) throws -> Void
-    }
-
     static let root = EntrainBinary.packageRoot
     /// Longest any one input may take before it counts as a stall.
     static let stallSeconds = 2.0
-
-    static func files(_ folder: String, _ fileExtension: String) -> [String] {
-        let url = root.appendingPathComponent(folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return names.filter { $0.hasSuffix("." + fileExtension) }.sorted().map { url.appendingPathComponent($0).path }
-    }
-
-    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-
-    static let playlistFolder = FileManager.default.temporaryDirectory.appendingPathComponent("entrain-fuzz-\(getpid())")
-
-    static var readers: [Reader] {
-        [
-            Reader(name: "session", fileExtension: "json", seeds: files("sessions", "json")) {
-                _ = try SessionDecoder.decode(text($0), file: "fuzz.json")
-            },
-            Reader(name: "preset", fileExtension: "json", seeds: files("Tests/Fixtures/fuzz", "preset")) {
-                _ = try Presets.changes(text($0), file: "fuzz.json")
-            },
-            Reader(name: "playlist", fileExtension: "json", seeds: files("Tests/Fixtures/fuzz", "playlist")) { bytes in
-                let folder = playlistFolder.appendingPathComponent("playlists")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data(bytes).write(to: folder.appendingPathComponent("fuzz.json"))
-                _ = try Playlists(dataDirectory: playlistFolder).items("fuzz")
-            },
-            Reader(name: "kessho", fileExtension: "json", seeds: files("presets/ambient", "json") + files("Tests/Fixtures/kessho", "json")) {
-                _ = try KesshoPresetLoader.load($0, fileName: "fuzz.json")
-            },
-            Reader(name: "sbg", fileExtension: "sbg", seeds: files("Tests/Fixtures/sbg", "sbg")) {
-                _ = try SBGParser.parse(text($0), file: "fuzz.sbg")
-            },
-            Reader(name: "gnaural", fileExtension: "gnaural", seeds: files("Tests/Fixtures/gnaural", "gnaural")) {
-                _ = try GnauralImporter.convert(Data($0), file: "fuzz.gnaural")
-            },
-            Reader(name: "ahap", fileExtension: "ahap", seeds: files("patterns", "ahap")) {
-                _ = try AHAPDecoder.decode(text($0), file: "fuzz.ahap")
-            },
-        ]
-    }
 
     func testEveryReaderSurvivesMutatedFiles() throws {
         let environment = ProcessInfo.processInfo.environment
         let total = environment["FUZZ_SECONDS"].flatMap(Double.init) ?? 48
         let seed = environment["FUZZ_SEED"].flatMap(UInt64.init) ?? 16
-        let readers = Self.readers
-        defer { try? FileManager.default.removeItem(at: Self.playlistFolder) }
+        let readers = FileReaders.all
+        defer { try? FileManager.default.removeItem(at: FileReaders.playlistFolder) }
         for (index, reader) in readers.enumerated() {
-            XCTAssertFalse(reader.seeds.isEmpty, "\(reader.name): no files to start from")
-            let corpus = reader.seeds.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
+            let seeds = FileReaders.seeds(of: reader, root: Self.root)
+            XCTAssertFalse(seeds.isEmpty, "\(reader.name): no files to start from")
+            let corpus = seeds.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
             guard !corpus.isEmpty else { continue }
             var mutator = Mutator(seed: seed &+ UInt64(index), corpus: corpus)
             let deadline = Date().addingTimeInterval(total / Double(readers.count))
@@ -95,8 +51,8 @@ final class ParserFuzzTests: XCTestCase {
     func testTheRegressionCorpusReplays() throws {
         let folder = Self.root.appendingPathComponent("Tests/Fixtures/fuzz")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        let readers = Dictionary(uniqueKeysWithValues: Self.readers.map { ($0.name, $0) })
-        defer { try? FileManager.default.removeItem(at: Self.playlistFolder) }
+        let readers = Dictionary(uniqueKeysWithValues: FileReaders.all.map { ($0.name, $0) })
+        defer { try? FileManager.default.removeItem(at: FileReaders.playlistFolder) }
         var replayed = 0
         for name in names {
             guard let reader = readers[String(name.prefix { $0 != "-" && $0 != "." })],
@@ -105,53 +61,6 @@ final class ParserFuzzTests: XCTestCase {
             replayed += 1
         }
         XCTAssertGreaterThan(replayed, 0)
-    }
-}
-
-/// Seeded mutations of real files: flipped bits, inserted structure characters, deleted or
-/// repeated runs, splices of two files, numbers swapped for extreme ones, truncation.
-struct Mutator {
-    var state: UInt64
-    let corpus: [[UInt8]]
-    static let tokens: [[UInt8]] = ["{", "}", "[", "]", "\"", "\\", ":", ",", "<", ">", "/>", "</", "&", "\n", "-",
-                                    "1e308", "-1e308", "NaN", "99999999999999999999", "0x", "\u{0}", "\u{FFFF}", "💥",
-                                    "null", "true", "[[[[[[[[", "{\"a\":{\"a\":"].map { Array($0.utf8) }
-
-    init(seed: UInt64, corpus: [[UInt8]]) {
-        state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        self.corpus = corpus
-    }
-
-    mutating func random(_ n: Int) -> Int {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return n <= 0 ? 0 : Int(state % UInt64(n))
-    }
-
-    mutating func next() -> [UInt8] {
-        var x = corpus[random(corpus.count)]
-        for _ in 0...random(4) {
-            let at = random(x.count + 1)
-            switch random(7) {
-            case 0 where !x.isEmpty: x[min(at, x.count - 1)] ^= UInt8(1 << random(8))
-            case 1: x.insert(contentsOf: Self.tokens[random(Self.tokens.count)], at: at)
-            case 2 where at < x.count: x.removeSubrange(at..<min(x.count, at + 1 + random(64)))
-            case 3 where at < x.count:
-                let run = x[at..<min(x.count, at + 1 + random(256))]
-                x.insert(contentsOf: Array(run), at: at)
-            case 4:
-                let other = corpus[random(corpus.count)]
-                let from = random(other.count)
-                x = Array(x[..<at]) + Array(other[from...])
-            case 5:
-                if let digit = x.indices.dropFirst(at).first(where: { x[$0] >= 48 && x[$0] <= 57 }) {
-                    x.replaceSubrange(digit...digit, with: Self.tokens[15 + random(5)])
-                }
-            default: x = Array(x.prefix(at))
-            }
-        }
-        return x
     }
 }
 
@@ -229,19 +138,32 @@ final class HugeInputTests: XCTestCase {
         try timed("100,000-deep Gnaural") { XCTAssertThrowsError(try GnauralImporter.convert(Data(xml.utf8), file: "deep.gnaural")) }
     }
 
-    func testAMillionStagesOrSBGLinesGetAnAnswer() throws {
-        let stages = #"{"format": "entrain-session/1", "name": "many", "stages": ["#
-            + Array(repeating: #"{"duration": 1}"#, count: 1_000_000).joined(separator: ",") + "]}"
-        let json = folder.appendingPathComponent("many.json")
-        try Data(stages.utf8).write(to: json)
-        timed("a million stages") {
-            do { _ = try SessionFiles.load(json) } catch { XCTAssertFalse("\(error)".isEmpty) }
+    func testAMillionStagesOrSBGLinesAreRefusedWithTheLimitNamed() throws {
+        func stages(_ n: Int) -> String {
+            #"{"format": "entrain-session/1", "name": "many", "stages": ["#
+                + Array(repeating: #"{"duration": 1}"#, count: n).joined(separator: ",") + "]}"
         }
+        let json = folder.appendingPathComponent("many.json")
+        try Data(stages(1_000_000).utf8).write(to: json)
+        try timed("a million stages") {
+            XCTAssertThrowsError(try SessionFiles.load(json)) { XCTAssertTrue("\($0)".contains("more than 1,000,000 values in one document"), "\($0)") }
+        }
+        // Under the value limit but over the stage limit: the stage that is one too many is named.
+        try timed("100,001 stages") {
+            XCTAssertThrowsError(try SessionDecoder.decode(stages(100_001), file: "many.json")) {
+                XCTAssertTrue("\($0)".contains("1:1600060: error: more than 100,000 stages"), "\($0)")
+            }
+        }
+        XCTAssertNoThrow(try SessionDecoder.decode(stages(86_400), file: "day.json"), "a day of one-second stages loads")
         let lines = (0..<1_000_000).map { String(format: "%02d:%02d:%02d alpha", $0 / 3600 % 24, $0 / 60 % 60, $0 % 60) }
         let sbg = folder.appendingPathComponent("many.sbg")
         try Data(("alpha: 200+10/50\n" + lines.joined(separator: "\n") + "\n").utf8).write(to: sbg)
-        timed("a million .sbg lines") {
-            do { _ = try SessionFiles.load(sbg) } catch { XCTAssertFalse("\(error)".isEmpty) }
+        try timed("a million .sbg lines") {
+            XCTAssertThrowsError(try SessionFiles.load(sbg)) { XCTAssertTrue("\($0)".contains(":250001:1: error: more than 250,000 lines (at most 200,000 of them time lines)"), "\($0)") }
+        }
+        let numbers = "{\"values\": [" + Array(repeating: "1", count: 1_000_001).joined(separator: ",") + "]}"
+        try timed("a million numbers in a Kessho preset") {
+            XCTAssertThrowsError(try KesshoPresetLoader.load(Array(numbers.utf8))) { XCTAssertTrue("\($0)".contains("values in one document"), "\($0)") }
         }
     }
 }
