@@ -532,12 +532,27 @@ public final class AmbientConductor: @unchecked Sendable {
         var event = AmbientEvent(frame: max(frame, lastFrame), kind: .drumHit)
         event.hit = KesshoDrumHit.sound(voice, velocity: lane.velocities[i], state: current, sliders: sliders,
                                         engine: { stream.next() }, side: &drumSide,
-                                        seed: UInt64(bitPattern: frame) &* 0x2545_F491_4F6C_DD1D &+ UInt64(l))
+                                        seed: UInt64(bitPattern: frame) &* 0x2545_F491_4F6C_DD1D &+ UInt64(l),
+                                        morphShift: i < lane.morphShifts.count ? lane.morphShifts[i] : 0)
         if lane.pitchRatio != 1 {
             event.hit.frequency *= lane.pitchRatio
             event.hit.pitch *= lane.pitchRatio
         }
-        try push(event)
+        let ratchet = i < lane.ratchets.count ? lane.ratchets[i] : 1
+        guard ratchet > 1 else { return try push(event) }
+        // A ratchet: the hit r times, min(0.45 step, step / r) apart, each 0.7 × the one before,
+        // every decay within 90 % of the spacing.
+        let clock = drumClock, spb = DrumLanes.stepsPerBeat[l]
+        let stepFrames = Double(clock.frame(ofBeat: Double(step + 1) / spb) - clock.frame(ofBeat: Double(step) / spb))
+        let spacing = min(0.45 * stepFrames, stepFrames / Double(ratchet))
+        event.hit.decay = max(min(event.hit.decay, 0.9 * spacing / sampleRate * 1000), 1)
+        for k in 0..<ratchet {
+            var repeated = event
+            repeated.frame = event.frame + Int64((Double(k) * spacing).rounded())
+            for _ in 0..<k { repeated.hit.velocity *= 0.7 }
+            repeated.hit.seed = event.hit.seed &+ UInt64(k)
+            try k == 0 ? push(repeated) : pushAhead(repeated)
+        }
     }
 
     /// The web's boundary, in its order: drift, harmony, chord (if new), granulator draws.
@@ -588,9 +603,15 @@ public final class AmbientConductor: @unchecked Sendable {
     }
 
     private func push(_ event: AmbientEvent) throws {
+        try pushAhead(event)
+        lastFrame = max(lastFrame, event.frame)
+    }
+
+    /// An event later than what the conductor queues next (a ratchet's repeats): the engine
+    /// keeps its queue in frame order, and `lastFrame`, the floor for the next events, stays.
+    private func pushAhead(_ event: AmbientEvent) throws {
         var event = event
         event.version = version
         try engine.pushAmbient(event)
-        lastFrame = max(lastFrame, event.frame)
     }
 }

@@ -66,6 +66,9 @@ struct DrumLanes {
         var velocities: [Double] = [], chances: [Double] = []
         /// Odd steps are late by half the swing of a step; hits are transposed by `pitchRatio`.
         var swing = 0.0, pitchRatio = 1.0
+        /// Per step (evolve sets them; empty at home): how many times the hit sounds (1 = once),
+        /// and how far the voice's A↔B morph moves for it.
+        var ratchets: [Int] = [], morphShifts: [Double] = []
     }
 
     var nextStep: [Int64] = [0, 0, 0, 0]

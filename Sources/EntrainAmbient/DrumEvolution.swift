@@ -35,7 +35,8 @@ public struct DrumEvolveSetting: Sendable, Equatable {
     }
 }
 
-/// How far a lane has wandered from its home (the lane's own sliders): every tick drifts it by
+/// How far a lane has wandered from its home (the lane's own sliders) — rotation, hits, swing,
+/// pitch, per-step velocities, chances, ghost notes, ratchets and morph values: every tick drifts it by
 /// the intensity, and "gravity" pulls each offset back, so with intensity 0 it comes home.
 /// Draws come from the lane's own seeded stream, so the same seed and start give the same walk.
 struct DrumLaneEvolution {
@@ -51,6 +52,9 @@ struct DrumLaneEvolution {
     var velocity = [Double](repeating: 0, count: maxSteps)
     var drop = [Double](repeating: 0, count: maxSteps)
     var ghost = [Double](repeating: 0, count: maxSteps)
+    /// Per step: the ratchet (repeats of a main hit, 1 = none) and the morph offset (±0.5).
+    var ratchet = [Int](repeating: 1, count: maxSteps)
+    var morph = [Double](repeating: 0, count: maxSteps)
     var draws: Mulberry32
 
     init(seed: UInt64, lane: Int) {
@@ -60,12 +64,13 @@ struct DrumLaneEvolution {
     /// Back to the sliders (evolve switched off); the stream of draws goes on.
     mutating func goHome() {
         (rotation, hits, swing, pitch) = (0, 0, 0, 0)
-        for s in 0..<Self.maxSteps { (velocity[s], drop[s], ghost[s]) = (0, 0, 0) }
+        for s in 0..<Self.maxSteps { (velocity[s], drop[s], ghost[s], ratchet[s], morph[s]) = (0, 0, 0, 1, 0) }
     }
 
     var isHome: Bool {
         rotation == 0 && hits == 0 && swing == 0 && pitch == 0
             && !velocity.contains { $0 != 0 } && !drop.contains { $0 != 0 } && !ghost.contains { $0 != 0 }
+            && !ratchet.contains { $0 != 1 } && !morph.contains { $0 != 0 }
     }
 
     /// One bar-boundary step of lane `home` at `intensity`: gravity first, then the drift.
@@ -92,6 +97,16 @@ struct DrumLaneEvolution {
             let birth = draws.next() < 0.12 * intensity
             ghost[s] = birth ? 0.15 + 0.2 * draws.next() : (g < 0.05 ? 0 : g)
         }
+        // Morph values wander like the velocities; a ratchet (2–4 repeats) is born now and then
+        // and loses one repeat a tick, so it is gone within three.
+        for s in 0..<Self.maxSteps {
+            morph[s] = min(max(pull(morph[s]) + 0.1 * intensity * spread(), -0.5), 0.5)
+            if ratchet[s] > 1 {
+                ratchet[s] -= 1
+            } else if draws.next() < 0.05 * intensity {
+                ratchet[s] = 2 + min(Int(draws.next() * 3), 2)
+            }
+        }
     }
 
     /// The lane as evolved: its hits and rotation moved (hits kept within 1…steps), ghost notes
@@ -105,6 +120,8 @@ struct DrumLaneEvolution {
         lane.pattern = main
         lane.swing = swing
         lane.pitchRatio = pitch == 0 ? 1 : FastMath.exp2(pitch / 12)
+        lane.ratchets = (0..<steps).map { $0 < Self.maxSteps && main[$0] ? ratchet[$0] : 1 }
+        lane.morphShifts = (0..<steps).map { $0 < Self.maxSteps ? morph[$0] : 0 }
         for s in 0..<min(steps, Self.maxSteps) {
             if main[s] {
                 lane.velocities[s] = min(max(home.level + velocity[s], 0), 1)

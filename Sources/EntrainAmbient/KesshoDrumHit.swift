@@ -3,17 +3,23 @@ import Foundation
 import Kessho
 
 /// A drum hit's sound from the state, as the web's drum synth builds it per trigger: the voice's
-/// keys (or its A↔B morph drawn per hit when the morph is in sample-and-hold mode), then the
+/// keys (or its A↔B morph drawn per hit when the morph is in sample-and-hold mode, or moved by
+/// the lane's evolve), then the
 /// per-hit variation (triangular, from the engine stream) and the strike distance.
 enum KesshoDrumHit {
     static func sound(_ voice: DrumSound.Voice, velocity: Double, state s: KesshoState, sliders: KesshoSliders,
-                      engine: () -> Double, side: inout Mulberry32, seed: UInt64) -> DrumSound {
+                      engine: () -> Double, side: inout Mulberry32, seed: UInt64, morphShift: Double = 0) -> DrumSound {
         let v = voice.name
         var overrides: [String: KesshoValue] = [:]
         if let r = sliders.range("drum\(v)Morph", in: .sampleHold),
            let a = KesshoDrumPresets.named(s.string("drum\(v)PresetA") ?? "", voice: v),
            let b = KesshoDrumPresets.named(s.string("drum\(v)PresetB") ?? "", voice: v) {
             overrides = KesshoDrumPresets.morph(a, b, r.min + side.next() * (r.max - r.min))
+        } else if morphShift != 0,
+                  let a = KesshoDrumPresets.named(s.string("drum\(v)PresetA") ?? "", voice: v),
+                  let b = KesshoDrumPresets.named(s.string("drum\(v)PresetB") ?? "", voice: v) {
+            // Evolve moved this step's morph: the voice from its presets at the moved position.
+            overrides = KesshoDrumPresets.morph(a, b, min(max((s.number("drum\(v)Morph") ?? 0) + morphShift, 0), 1))
         }
         func number(_ field: String) -> Double {
             let key = "drum\(v)\(field)"
@@ -48,12 +54,15 @@ enum KesshoDrumHit {
             d.pitch = number("Pitch"); d.pitchEnv = number("PitchEnv")
             d.mode = ["impulse": 0, "noise": 1, "tonal": 2, "granular": 3][text("Mode")] ?? 0
             d.grainCount = Int(saturating: number("GrainCount")); d.grainSpread = number("GrainSpread")
+            d.exciterColor = number("ExciterColor")
         case .beepHi:
             d.frequency = number("Freq"); d.tone = number("Tone"); d.inharmonic = number("Inharmonic")
             d.partials = Int(saturating: number("Partials")); d.shimmer = number("Shimmer")
             d.shimmerRate = number("ShimmerRate"); d.brightness = number("Brightness")
             d.modRatio = number("ModRatio") + number("ModRatioFine")
             d.modEnvDecay = number("ModEnvDecay"); d.modEnvEnd = number("ModEnvEnd")
+            d.feedback = number("Feedback"); d.modPhase = number("ModPhase")
+            d.noiseInMod = number("NoiseInMod"); d.noiseDecay = number("NoiseDecay")
         case .beepLo:
             d.frequency = number("Freq"); d.tone = number("Tone"); d.pitchEnv = number("PitchEnv")
             d.pitchDecay = number("PitchDecay"); d.body = number("Body"); d.pluck = number("Pluck")
@@ -66,6 +75,8 @@ enum KesshoDrumHit {
             d.filterEnv = number("FilterEnv"); d.filterEnvDecay = number("FilterEnvDecay")
             d.colorLFO = number("ColorLFO"); d.formant = number("Formant")
             d.ratchetCount = Int(saturating: number("RatchetCount")); d.ratchetTime = number("RatchetTime")
+            d.breath = number("Breath"); d.density = number("Density"); d.particleSize = number("ParticleSize")
+            d.particleRandom = number("ParticleRandom"); d.particleRandomRate = number("ParticleRandomRate")
         case .membrane:
             d.frequency = number("Size"); d.tension = number("Tension"); d.damping = number("Damping")
             d.excBright = number("ExcBright"); d.excDuration = number("ExcDur")
@@ -75,6 +86,7 @@ enum KesshoDrumHit {
             d.wireDecay = number("WireDecay"); d.body = number("Body"); d.ring = number("Ring")
             d.overtones = Int(saturating: number("Overtones")); d.pitchEnv = number("PitchEnv")
             d.pitchDecay = number("PitchDecay")
+            d.excPos = number("ExcPos"); d.wireDensity = number("WireDensity")
         }
         // Variation: a triangular draw (two from the engine stream) scales level, decay, pitch,
         // brightness and attack.

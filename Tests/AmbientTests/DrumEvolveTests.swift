@@ -15,11 +15,11 @@ extension AmbientRhythmTests {
         return s
     }
 
-    struct Hit: Equatable { var frame: Int64, velocity: Double }
+    struct Hit: Equatable { var frame: Int64, velocity: Double, decay = 0.0 }
 
     func kicks(_ events: [AmbientEvent], from seconds: Double = 0) -> [Hit] {
         events.filter { $0.kind == .drumHit && $0.hit.voice == .kick && $0.frame >= Int64(seconds * 48_000) }
-            .map { Hit(frame: $0.frame, velocity: $0.hit.velocity) }
+            .map { Hit(frame: $0.frame, velocity: $0.hit.velocity, decay: $0.hit.decay) }
     }
 
     /// Each bar's kicks as (frame in the bar, velocity).
@@ -45,20 +45,41 @@ extension AmbientRhythmTests {
         XCTAssertFalse(beeps(plain).isEmpty)
     }
 
-    /// Two minutes at full intensity: velocities within 0–1, every kick on its step or swung late
-    /// by at most a quarter step, ghost notes (below 0.8 × 0.35) on some rests, and the main hits
-    /// (the level ± 0.5) never more than the 5 + 2 hits evolve allows in a bar.
+    /// Two minutes at full intensity: velocities within 0–1, every step's first kick on its step
+    /// or swung late by at most a quarter step, ghost notes (below 0.8 × 0.35) on some rests, and
+    /// the main hits (the level ± 0.5) never more than the 5 + 2 hits evolve allows in a bar.
+    /// Ratchets: a step's later kicks are its repeats, each 0.7 × the one before, at most 4 in
+    /// all, 3 000–5 400 frames apart (a quarter to 0.45 of a step), decays within 90 % of that.
+    /// Morph values wander: the main kicks' decays (from presets A and B) take many values.
     func testEvolveStaysWithinBounds() throws {
-        let hits = kicks(try run(evolvingState(), seconds: 120))
+        var state = evolvingState()
+        state["drumKickPresetB"] = .string("Far Boom")  // A is "Ikeda Kick": the morph has somewhere to go
+        let hits = kicks(try run(state, seconds: 120))
         XCTAssertGreaterThan(hits.count, 300)
-        for h in hits {
-            XCTAssertTrue((0...1).contains(h.velocity), "\(h)")
-            XCTAssertLessThanOrEqual(h.frame % 12_000, 3_000, "at most half a swing of a step late: \(h)")
+        let steps = Dictionary(grouping: hits) { $0.frame / 12_000 }.sorted { $0.key < $1.key }.map(\.value)
+        var ratcheted = 0
+        for step in steps {
+            let first = step[0]
+            XCTAssertTrue((0...1).contains(first.velocity), "\(first)")
+            XCTAssertLessThanOrEqual(first.frame % 12_000, 3_000, "at most half a swing of a step late: \(first)")
+            guard step.count > 1 else { continue }
+            ratcheted += 1
+            XCTAssertLessThanOrEqual(step.count, 4, "\(step)")
+            let spacing = step[1].frame - first.frame
+            XCTAssertTrue((2_999...5_401).contains(spacing), "\(step)")
+            for (a, b) in zip(step, step.dropFirst()) {
+                XCTAssertEqual(b.frame - a.frame, spacing, accuracy: 1, "\(step)")
+                XCTAssertEqual(b.velocity, 0.7 * a.velocity, accuracy: 1e-9, "\(step)")
+                XCTAssertLessThanOrEqual(b.decay, 0.9 * Double(spacing) / 48, "\(step)")
+            }
         }
-        XCTAssertTrue(hits.contains { $0.frame % 12_000 != 0 }, "swing drifted")
-        XCTAssertTrue(hits.contains { $0.velocity < 0.28 }, "ghost notes")
-        XCTAssertTrue(Set(hits.map(\.velocity)).count > 50, "velocities drift")
-        for bar in bars(hits) {
+        XCTAssertGreaterThan(ratcheted, 3, "ratchets are born")
+        let main = steps.map { $0[0] }
+        XCTAssertTrue(main.contains { $0.frame % 12_000 != 0 }, "swing drifted")
+        XCTAssertTrue(main.contains { $0.velocity < 0.28 }, "ghost notes")
+        XCTAssertTrue(Set(main.map(\.velocity)).count > 50, "velocities drift")
+        XCTAssertGreaterThan(Set(main.filter { $0.velocity >= 0.29 }.map(\.decay)).count, 20, "morph values drift")
+        for bar in bars(main) {
             XCTAssertLessThanOrEqual(bar.filter { $0.velocity >= 0.29 }.count, 7, "\(bar)")
         }
     }
@@ -124,6 +145,8 @@ extension AmbientRhythmTests {
                 XCTAssertTrue(lane.velocities.allSatisfy { (0...1).contains($0) })
                 XCTAssertTrue(lane.chances.allSatisfy { (0.5...1).contains($0) })
                 XCTAssertTrue(lane.pattern.contains(true))
+                XCTAssertTrue(lane.ratchets.allSatisfy { (1...4).contains($0) })
+                XCTAssertTrue(lane.morphShifts.allSatisfy { (-0.5...0.5).contains($0) })
                 if lane.pattern != pattern { moved += 1 }
             }
             XCTAssertGreaterThan(moved, 300, "\(steps)/\(hits)")

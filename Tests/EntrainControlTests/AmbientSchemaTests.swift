@@ -22,12 +22,13 @@ final class AmbientSchemaTests: XCTestCase {
         XCTAssertEqual(AmbientKeyStatus.status(of: "oceanFoam"), .rendered(nil))
         XCTAssertEqual(AmbientKeyStatus.status(of: "grainSize"), .rendered(nil))
         for key in ["randomness", "filterResonance", "reverbEngine", "maxGrains", "oceanSampleLevel", "leadTimbre",
-                    "leadVibratoDepth", "lead1MorphMode", "drumEuclidSwing", "drumNoiseBreath", "drumKickMorphAuto",
+                    "leadVibratoDepth", "lead1MorphMode", "drumEuclidSwing", "drumClickStereoWidth", "drumKickMorphAuto",
                     "drumEuclid2VelocityMin"] {
             guard case .storedOnly = AmbientKeyStatus.status(of: key) else { XCTFail(key); continue }
         }
         for key in ["leadReverbSend", "lead1Density", "leadEuclid2Steps", "drumEuclid3Hits", "drumKickFreq", "leadEuclideanTempo",
-                    "synthChordSequencerEnabled", "drumLevel", "lead2PresetD", "drumMembraneMaterial", "drumDelayNoteL"] {
+                    "synthChordSequencerEnabled", "drumLevel", "lead2PresetD", "drumMembraneMaterial", "drumDelayNoteL", "drumNoiseBreath",
+                    "drumMembraneExcPos", "drumBeepLoPluckDamp", "drumBeepHiFeedback", "drumClickExciterColor"] {
             XCTAssertEqual(AmbientKeyStatus.status(of: key), .rendered(nil), key)
         }
         guard case .rendered(_?) = AmbientKeyStatus.status(of: "reverbQuality") else { return XCTFail("reverbQuality") }

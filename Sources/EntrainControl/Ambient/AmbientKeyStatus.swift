@@ -31,21 +31,7 @@ public enum AmbientKeyStatus: Equatable, Sendable {
             "drumEuclidSwing": .storedOnly("the web's scheduler does not read it (only evolve sets a lane's swing)"),
             "drumEuclidDivision": .storedOnly("the web's scheduler does not read it (lane divisions are fixed)"),
             "drumMorphSliderAnimate": .storedOnly("UI only on the web"),
-            "drumClickExciterColor": .storedOnly("not synthesised yet: the click's continuous mode blend"),
-            "drumClickStereoWidth": .storedOnly("not synthesised yet: drum voices are mono"),
-            "drumBeepHiFeedback": .storedOnly("not synthesised yet: the FM operator's feedback"),
-            "drumBeepHiModPhase": .storedOnly("not synthesised yet: the modulator starts at phase 0"),
-            "drumBeepHiNoiseInMod": .storedOnly("not synthesised yet: noise into the FM input"),
-            "drumBeepHiNoiseDecay": .storedOnly("not synthesised yet: noise into the FM input"),
-            "drumBeepLoPluckDamp": .storedOnly("not synthesised yet: the pluck is one resonator"),
-            "drumNoiseBreath": .storedOnly("not synthesised yet: the breath LFO"),
-            "drumNoiseDensity": .storedOnly("not synthesised yet: particle mode"),
-            "drumNoiseParticleSize": .storedOnly("not synthesised yet: particle mode"),
-            "drumNoiseParticleRandom": .storedOnly("not synthesised yet: particle mode"),
-            "drumNoiseParticleRandomRate": .storedOnly("not synthesised yet: particle mode"),
-            "drumMembraneExcPos": .storedOnly("not synthesised yet: the distance key shapes the strike instead"),
-            "drumMembraneWireDensity": .storedOnly("not synthesised yet: the wires' rattle LFO"),
-            "drumMembraneWireTone": .storedOnly("not synthesised yet: the wires are unfiltered noise"),
+            "drumClickStereoWidth": .storedOnly("drum hits are mono, summed to the centre (the web spreads click grains across the field)"),
         ]
         for voice in ["Sub", "Kick", "Click", "BeepHi", "BeepLo", "Noise", "Membrane"] {
             for field in ["MorphAuto", "MorphSpeed", "MorphMode"] {

@@ -31,9 +31,13 @@ public struct DrumSound: Sendable, BitwiseCopyable {
     public var mode = 0, filter = 4000.0, resonance = 0.4, pitch = 2000.0
     /// Granular clicks: grains (1…8) spread over `grainSpread` ms.
     public var grainCount = 1, grainSpread = 0.0
+    /// Above 0.01 (and not granular) a continuous blend of impulse, tonal and noise replaces the mode.
+    public var exciterColor = 0.0
     // BeepHi.
     public var inharmonic = 0.0, partials = 1, shimmer = 0.0, shimmerRate = 4.0, brightness = 0.5
     public var modRatio = 2.0, modEnvDecay = 0.0, modEnvEnd = 0.2
+    /// The modulator's self-feedback (−1…1), start phase (turns), and noise into its output.
+    public var feedback = 0.0, modPhase = 0.0, noiseInMod = 0.0, noiseDecay = 0.0
     // BeepLo.
     public var pluck = 0.0, pluckDamp = 0.5, modal = 0.0, modalQ = 10.0, modalInharmonic = 0.0
     public var modalSpread = 0.0, modalCut = 0.0, oscGain = 1.0, modalGain = 1.0
@@ -41,11 +45,16 @@ public struct DrumSound: Sendable, BitwiseCopyable {
     public var filterType = 2, filterQ = 1.0, filterEnv = 0.0, filterEnvDecay = 100.0, colorLFO = 0.0
     /// Vowel formants (700, 1200, 2500 Hz) blended in.
     public var formant = 0.0
+    /// Breath: an 8–12 Hz amplitude flutter. Density below 1: the noise in Hann grains of
+    /// `particleSize` ms, their spacing and pitch jittered by `particleRandom`.
+    public var breath = 0.0, density = 1.0, particleSize = 5.0, particleRandom = 0.0, particleRandomRate = 0.5
     public var ratchetCount = 0, ratchetTime = 30.0
     // Membrane: exciter 0 impulse, 1 noise, 2 stick, 3 brush, 4 mallet; material 0 skin, 1 metal,
     // 2 wood, 3 glass, 4 plastic.
     public var exciter = 0, excBright = 0.5, excDuration = 3.0, tension = 0.5, damping = 0.3, material = 0
     public var overtones = 4, ring = 0.2, nonlinearity = 0.0, wireMix = 0.0, wireTone = 0.5, wireDecay = 0.5
+    /// Strike position (0 centre … 1 rim) and the wires' rattle density.
+    public var excPos = 0.3, wireDensity = 0.5
 
     public init() {}
 }

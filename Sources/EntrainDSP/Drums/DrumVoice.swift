@@ -14,7 +14,7 @@ public struct DrumVoice {
     var fade: Float = 1, fadeStep: Float = 0
     var phase = InlineArray<8, Double>(repeating: 0)
     var frequency = 0.0, frequencyFactor = 1.0, sweepFrames = 0
-    var filters = InlineArray<8, WebAudioBiquad>(repeating: WebAudioBiquad())
+    var filters = InlineArray<10, WebAudioBiquad>(repeating: WebAudioBiquad())
     var modeFrequency = InlineArray<8, Double>(repeating: 0)
     var modeGain = InlineArray<8, Float>(repeating: 0)
     var noise = RandomSource(seed: 1)
@@ -23,6 +23,19 @@ public struct DrumVoice {
     /// A second component's own decay (sub's octave-up, kick's body).
     var second = 1.0, secondFactor = 1.0
     var shaperDrive = 0.0, shaperNorm = 1.0
+    /// The click's continuous blend of its three modes (exciter colour).
+    var clickBlend = false
+    /// The high beep's modulator output one sample ago (its self-feedback).
+    var modulatorLast = 0.0
+    /// Noise: the breath flutter's rate (Hz), and the particle grains (frames; the grain's pitch).
+    var flutterRate = 10.0
+    var grainFrames = 1, grainAt = 0, nextGrain = 0, nextPitchDraw = 0, grainPitch = 1.0
+    /// The low beep's plucked string (Karplus–Strong): a delay line one period long whose loop
+    /// low-pass (`stringSmoothing`, from the damping) takes the upper harmonics first.
+    @inlinable static var stringCapacity: Int { 1024 }
+    var string = InlineArray<1024, Float>(repeating: 0)
+    var stringWrite = 0, stringLength = 2.0
+    var stringGain: Float = 1, stringSmoothing: Float = 0.5, stringLast: Float = 0
 
     public init() {}
 
@@ -69,7 +82,9 @@ public struct DrumVoice {
         active = true
         age = 0
         fade = 1; fadeStep = 0
-        for i in 0..<8 { phase[i] = 0; filters[i] = WebAudioBiquad() }
+        for i in 0..<8 { phase[i] = 0 }
+        for i in 0..<10 { filters[i] = WebAudioBiquad() }
+        clickBlend = false
         noise = RandomSource(seed: sound.seed)
         gain = Float(sound.level * sound.velocity)
         var decayMs = max(sound.decay, 1)
@@ -97,6 +112,22 @@ public struct DrumVoice {
             sideFactor = Self.decayFactor(milliseconds: decayMs * 1.5, rate: rate)
             secondFactor = Self.decayFactor(milliseconds: decayMs * 0.6, rate: rate)
             if sound.tone > 0.01 { setShaper(5 * sound.tone) }
+        case .click where sound.exciterColor > 0.01 && sound.mode != 3:
+            // A continuous blend replaces the mode: impulse fades out by colour 0.5, noise fades
+            // in from there, the tonal sweep peaks at 0.5. Each keeps its own filter and decay.
+            let c = min(sound.exciterColor, 1)
+            clickBlend = true
+            modeGain[0] = Float(max(0, 1 - 2 * c))
+            modeGain[1] = Float(max(0, 2 * c - 1))
+            modeGain[2] = Float(max(0, 1 - abs(c - 0.5) * 2))
+            filters[0] = WebAudioBiquad(.highpass, frequency: sound.filter, q: 0.5 + 15 * sound.resonance, sampleRate: rate)
+            filters[1] = WebAudioBiquad(.bandpass, frequency: sound.filter, q: 1 + 10 * sound.resonance, sampleRate: rate)
+            filters[2] = WebAudioBiquad(.lowpass, frequency: sound.filter, q: 1, sampleRate: rate)
+            sweep(from: sound.pitch * FastMath.exp2(sound.pitchEnv / 12), to: sound.pitch, ms: 0.3 * decayMs)
+            burst = 1
+            burstFactor = Self.decayFactor(milliseconds: decayMs * (0.1 + 0.2 * sound.tone), rate: rate)
+            second = 1
+            secondFactor = Self.decayFactor(milliseconds: decayMs * (0.5 + 0.5 * sound.tone), rate: rate)
         case .click:
             switch sound.mode {
             case 1:
@@ -131,6 +162,10 @@ public struct DrumVoice {
             filters[0] = WebAudioBiquad(.lowpass, frequency: min(sound.frequency * (1 + 4 * sound.brightness), rate * 0.45),
                                         q: 1, sampleRate: rate)
             // The FM depth falls from 0.3·tone·f toward modEnvEnd of it; faster with modEnvDecay.
+            phase[6] = sound.modPhase - FastMath.floor(sound.modPhase)
+            modulatorLast = 0
+            burst = 1  // the noise into the modulator: 1 ms (decay 0) to 50 ms (decay 1)
+            burstFactor = Self.decayFactor(milliseconds: 1 + 49 * sound.noiseDecay, rate: rate)
             side = 1
             sideFactor = sound.modEnvDecay > 0
                 ? FastMath.exp2(FastMath.log2(max(sound.modEnvEnd, 0.001)) / max((1.05 - sound.modEnvDecay) * decayMs / 1000 * rate, 1))
@@ -151,6 +186,7 @@ public struct DrumVoice {
             }
             burst = 1
             burstFactor = Self.decayFactor(milliseconds: 5, rate: rate)
+            if sound.pluck > 0.3 { pluckString(frequency: sound.frequency, damping: sound.pluckDamp, decayMs: decayMs) }
         case .noise:
             let q = 5 + 10 * sound.formant
             filters[1] = WebAudioBiquad(.bandpass, frequency: 700, q: q, sampleRate: rate)
@@ -158,6 +194,9 @@ public struct DrumVoice {
             filters[3] = WebAudioBiquad(.bandpass, frequency: 2500, q: q, sampleRate: rate)
             setNoiseFilter(sound.frequency * (1 + sound.filterEnv))
             sweep(from: max(sound.frequency * (1 + sound.filterEnv), 20), to: sound.frequency, ms: sound.filterEnvDecay)
+            flutterRate = 8 + 4 * Double(noise.nextUInt32()) / 4_294_967_296
+            grainFrames = max(Int(max(sound.particleSize, 1) / 1000 * rate), 16)
+            grainAt = 0; nextGrain = 0; nextPitchDraw = 0; grainPitch = 1
         case .membrane:
             let m = Self.material(sound.material)
             let inh = m.x + 0.2 * sound.nonlinearity
@@ -168,11 +207,15 @@ public struct DrumVoice {
                 modeFrequency[i] = sound.frequency * (Self.membraneRatio(i) + inh * 0.08 * Double(i) * spread) * (0.5 + sound.tension)
                 modeGain[i] = Float(1 / (1 + 0.5 * Double(i)))
             }
+            strike(at: sound.excPos, modes: n)
             sweep(from: FastMath.exp2(sound.pitchEnv / 12), to: 1, ms: sound.pitchDecay)
             burst = 1
             burstFactor = Self.decayFactor(milliseconds: max(sound.excDuration, 0.5), rate: rate)
             filters[7] = WebAudioBiquad(.lowpass, frequency: min(1000 + 8000 * sound.excBright * m.z, rate * 0.45), q: 0, sampleRate: rate)
             sideFactor = Self.decayFactor(milliseconds: decayMs * (0.2 + 0.8 * sound.wireDecay), rate: rate)
+            // Snare wires: noise high-passed at 1.5–5.5 kHz into a band-pass at 3–9 kHz, by wire tone.
+            filters[8] = WebAudioBiquad(.highpass, frequency: min(1500 + 4000 * sound.wireTone, rate * 0.45), q: 0.7, sampleRate: rate)
+            filters[9] = WebAudioBiquad(.bandpass, frequency: min(3000 + 6000 * sound.wireTone, rate * 0.45), q: 1, sampleRate: rate)
             retuneMembrane()
         }
     }
@@ -196,6 +239,55 @@ public struct DrumVoice {
         case 1: filters[0].set(.bandpass, frequency: cutoff, q: s.filterQ, gainDecibels: 0, sampleRate: rate)
         default: filters[0].set(.highpass, frequency: cutoff, q: s.filterQ, gainDecibels: 0, sampleRate: rate)
         }
+    }
+
+    /// Fill the string with one period of noise. Its loop low-pass averages a sample with the
+    /// last output by `stringSmoothing` (0.1 bright … 0.9 muted); the delay is shortened by the
+    /// low-pass's own delay so the string stays in tune, and the loop gain makes it fall 60 dB
+    /// over the decay.
+    mutating func pluckString(frequency: Double, damping: Double, decayMs: Double) {
+        let c = 0.1 + 0.8 * min(max(damping, 0), 1)
+        stringSmoothing = Float(c)
+        stringLength = min(max(rate / max(frequency, 20) - c / (1 - c), 2), Double(Self.stringCapacity - 2))
+        stringGain = Float(FastMath.exp2(-9.965_784_284_662_087 / max(decayMs / 1000 * frequency, 1)))
+        stringLast = 0
+        stringWrite = 0
+        let mask = Self.stringCapacity - 1
+        for k in 1...(Int(stringLength) + 2) { string[(0 - k) & mask] = white() }
+    }
+
+    /// One sample of the plucked string.
+    @inline(__always)
+    mutating func stringNext() -> Float {
+        let mask = Self.stringCapacity - 1
+        let position = Double(stringWrite) - stringLength
+        let whole = FastMath.floor(position)
+        let i = Int(whole), t = Float(position - whole)
+        let a = string[i & mask], b = string[(i + 1) & mask]
+        let y = a + (b - a) * t
+        stringLast = (1 - stringSmoothing) * y + stringSmoothing * stringLast
+        string[stringWrite] = stringLast * stringGain
+        stringWrite = (stringWrite + 1) & mask
+        return y
+    }
+
+    /// Where the stick lands weights the modes as on a struck string: position x along it gives
+    /// mode k the weight |sin(π·k·x)|, from x = ½ at the centre (odd modes only, a round tone) to
+    /// x = 0.05 at the rim (the fundamental weak, the upper modes strong). The weights are scaled
+    /// to keep the modes' total power, so the position changes the colour, not the level.
+    mutating func strike(at position: Double, modes n: Int) {
+        let x = 0.05 + 0.45 * (1 - min(max(position, 0), 1))
+        var before = 0.0, after = 0.0
+        for i in 0..<n {
+            let g = Double(modeGain[i])
+            let w = abs(FastMath.sinTurns(0.5 * Double(i + 1) * x))
+            before += g * g
+            modeGain[i] = Float(g * w)
+            after += g * g * w * w
+        }
+        guard after > 1e-12 else { return }
+        let scale = Float(FastMath.exp2(0.5 * FastMath.log2(before / after)))
+        for i in 0..<n { modeGain[i] *= scale }
     }
 
     mutating func retuneMembrane() {
@@ -265,6 +357,13 @@ public struct DrumVoice {
                 y += s.tail * Double(filters[1].process(white())) * rise * side
                 side *= sideFactor
             }
+        case .click where clickBlend:
+            let ramp = n < attackFrames ? Double(n + 1) / Double(attackFrames) : 1
+            let impulse = Double(filters[0].process(n == 0 ? 1 : white() * 0.5)) * burst * ramp
+            let noisy = Double(filters[1].process(white())) * second * ramp
+            let tonal = Double(filters[2].process(Float(FastMath.sinTurns(osc(0, frequency))))) * amp
+            if n >= attackFrames { burst *= burstFactor; second *= secondFactor }
+            y = Double(modeGain[0]) * impulse + Double(modeGain[1]) * noisy + Double(modeGain[2]) * tonal
         case .click:
             switch s.mode {
             case 2: y = Double(filters[0].process(Float(FastMath.sinTurns(osc(0, frequency))))) * amp
@@ -281,7 +380,17 @@ public struct DrumVoice {
         case .beepHi:
             var x = 0.0
             let n1 = min(max(s.partials, 1), 6)
-            let fm = s.tone > 0.1 ? FastMath.sinTurns(osc(6, s.frequency * s.modRatio)) * 0.3 * s.tone * s.frequency * side : 0
+            var fm = 0.0
+            if s.tone > 0.1 {
+                // The modulator's last output bends its own phase (up to half a turn at ±1).
+                let m = FastMath.sinTurns(osc(6, s.frequency * s.modRatio) + 0.5 * s.feedback * modulatorLast)
+                modulatorLast = m
+                fm = m * 0.3 * s.tone * s.frequency * side
+                if s.noiseInMod > 0 {
+                    fm += Double(white()) * s.noiseInMod * burst * 0.3 * s.frequency
+                    burst *= burstFactor
+                }
+            }
             side *= sideFactor
             for k in 0..<n1 { x += FastMath.sinTurns(osc(k, modeFrequency[k] + (k == 0 ? fm : 0))) * Double(modeGain[k]) }
             let shimmer = 1 + 0.3 * s.shimmer * FastMath.sinTurns(Double(n) * s.shimmerRate / rate)
@@ -293,17 +402,32 @@ public struct DrumVoice {
             var modal = 0.0
             let e = Double(white()) * burst * 40
             burst *= burstFactor
-            if s.modal > 0.001 || s.pluck > 0.3 {
+            if s.modal > 0.001 {
                 for i in 0..<6 { modal += Double(filters[2 + i].process(Float(e)) * modeGain[i]) }
                 modal /= 6
             }
-            if s.pluck > 0.3 { o += 0.5 * Double(filters[2].process(Float(e * 0.25))) }
+            if s.pluck > 0.3 { o += 0.5 * s.pluck * Double(stringNext()) }
             let a = s.modal * 0.25  // turns: π/2·modal
             y = (FastMath.cosTurns(a) * o * s.oscGain + FastMath.sinTurns(a) * modal * s.modalGain) * amp
         case .noise:
-            if sweeping || s.colorLFO > 0, n % 16 == 0 {
+            let particles = s.density < 0.99
+            var retune = (sweeping || s.colorLFO > 0) && n % 16 == 0
+            if particles && n >= nextGrain {
+                // A new grain: sparser with lower density, its spacing jittered by the randomness.
+                grainAt = n
+                let spacing = Double(grainFrames) / max(s.density, 0.02)
+                nextGrain = n + max(Int(spacing * (1 + s.particleRandom * (Double(white()) * 0.5))), 1)
+            }
+            if particles && s.particleRandom > 0 && n >= nextPitchDraw {
+                // The filter's pitch jitter: drawn per grain (rate 0) up to every 16 frames (rate 1).
+                grainPitch = 1 + 0.5 * s.particleRandom * Double(white())
+                nextPitchDraw = s.particleRandomRate < 0.01 ? nextGrain
+                    : n + max(Int(Double(grainFrames) * (1 - s.particleRandomRate)), 16)
+                retune = true
+            }
+            if retune {
                 let lfo = s.colorLFO > 0 ? 1 + 0.3 * FastMath.sinTurns(Double(n) * s.colorLFO / rate) : 1
-                setNoiseFilter(frequency * lfo)
+                setNoiseFilter(frequency * lfo * grainPitch)
             }
             var env = amp
             if s.ratchetCount > 0 {
@@ -322,6 +446,11 @@ public struct DrumVoice {
                 let vowel = Double(filters[1].process(w) + filters[2].process(w) + filters[3].process(w))
                 x += (vowel * 3 - x) * s.formant
             }
+            if s.breath > 0 { x *= 1 - 0.5 * s.breath * (1 - FastMath.sinTurns(Double(n) * flutterRate / rate)) }
+            if particles {
+                let k = n - grainAt
+                x *= k < grainFrames ? 0.5 - 0.5 * FastMath.cosTurns(Double(k) / Double(grainFrames)) : 0
+            }
             y = x * env
         case .membrane:
             if sweeping && n % 16 == 0 { retuneMembrane() }
@@ -339,7 +468,12 @@ public struct DrumVoice {
             x += s.body * FastMath.sinTurns(osc(0, s.frequency * frequency)) * 0.5
             y = x * amp
             if s.wireMix > 0 {
-                y += s.wireMix * Double(white()) * 0.3 * side
+                var wires = Double(filters[9].process(filters[8].process(white()))) * 0.6
+                if s.wireDensity > 0.3 {
+                    // The rattle: the wires slap at 100–500 Hz, by density (a square gate).
+                    wires *= osc(7, 100 + 400 * s.wireDensity) < 0.5 ? 1 : 0.35
+                }
+                y += s.wireMix * wires * side
                 side *= sideFactor
             }
         }
