@@ -178,10 +178,11 @@ public struct Engine {
         }
         light.periodStart = frame
         light.freewheeling = freewheeling
-        light.latencyFrames = avLatencyFrames + entrainmentBus.limiter.latency
+        let plugins = status.pointee.insertLatency.load(ordering: .relaxed)  // hosted plugins delay the sound too
+        light.latencyFrames = avLatencyFrames + entrainmentBus.limiter.latency + plugins
         haptic.periodStart = frame
         haptic.freewheeling = freewheeling
-        haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + light.offsetFrames
+        haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + plugins + light.offsetFrames
     }
 
     /// Panic or resume as the control side asks, from this period's first frame: light and

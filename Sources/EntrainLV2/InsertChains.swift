@@ -106,6 +106,14 @@ public final class InsertChains: @unchecked Sendable {
         }
     }
 
+    /// Publish the chains' latency to the engine (ports, light, haptics) if it changed since the
+    /// last call; returns whether it did. Plugins report it as they run, so this is polled.
+    @discardableResult
+    public func publishLatency() -> Bool {
+        let frames = latencyFrames
+        return host.status.pointee.insertLatency.exchange(frames, ordering: .relaxed) != frames
+    }
+
     private func slot(_ index: Int, _ bus: InsertBus) throws -> LoadedInsert {
         let list = slots[bus] ?? []
         guard list.indices.contains(index) else { throw LV2Error.noSlot(bus: bus.name, index: index, count: list.count) }

@@ -121,6 +121,8 @@ struct Run: ParsableCommand {
         if let timer { try transport.setTimer(minutes: timer) }
         try managed?.restore(space: space, transport: transport) { SessionProgram(try SessionOption.load($0), sampleRate: client.sampleRate) }
         try client.activate(host: current.host)
+        let fxChores = InsertHousekeeping(fx.chains) { client.outputLatencyChanged(of: current.host) }
+        defer { fxChores.stop() }
         if autoconnect { try client.autoconnect() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
         if let program {

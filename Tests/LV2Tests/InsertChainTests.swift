@@ -147,6 +147,10 @@ final class InsertChainTests: XCTestCase {
         try rig.chains.setControl(0, to: 10, slot: 0, on: .entrainment)  // 10 ms
         rig.render(seconds: 0.1)
         XCTAssertEqual(rig.chains.latencyFrames, 480)
+        let before = rig.host.outputLatency
+        XCTAssertTrue(rig.chains.publishLatency())
+        XCTAssertFalse(rig.chains.publishLatency(), "published once")
+        XCTAssertEqual(rig.host.outputLatency, before + 480)
     }
 
     func testUnloadableAndUnsupportedPluginsAreRefusedWithTheReason() throws {

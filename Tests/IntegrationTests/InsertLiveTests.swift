@@ -1,0 +1,64 @@
+import CJack
+import EntrainControl
+import Foundation
+import TestSupport
+import XCTest
+
+/// Hosted LV2 plugins in the running client: --insert, the /fx commands and controls over OSC,
+/// the refusals on /error, the measured level, and the latency our ports report to JACK.
+final class InsertLiveTests: LiveClientTestCase {
+    static let amp = "http://plugin.org.uk/swh-plugins/amp"
+    static let latency = "http://plugin.org.uk/swh-plugins/artificialLatency"
+
+    func testInsertControlledOverOSCChangesTheLevel() throws {
+        let rec = try recorder(seconds: 1)
+        let (client, _, osc) = try startWithOSC(["--insert", "entrainment:\(Self.amp)", "--carrier", "200", "--beat", "10"], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
+        XCTAssertEqual(osc.request("/fx/entrainment/0/gain")?.arguments.first?.number, 0)
+        let before = try rec.record()
+        osc.send("/fx/entrainment/0/gain", [.float(-12)])
+        XCTAssertEqual(osc.request("/fx/entrainment/0/gain")?.arguments.first?.number, -12)
+        _ = try rec.record()  // the change lands within this take
+        let after = try rec.record()
+        for channel in 0..<2 {
+            let change = Measure.decibels(Measure.rms(after[channel][...]) / Measure.rms(before[channel][...]))
+            XCTAssertEqual(change, -12, accuracy: 0.2, "channel \(channel)")
+        }
+        // Out of range and read-only values are refused like any address's.
+        XCTAssertNotNil(osc.request("/fx/entrainment/0/gain", [.float(90)], reply: "/error"))
+    }
+
+    func testAddRepliesWithTheSlotAndRefusalsNameTheReason() throws {
+        let rec = try recorder(seconds: 0.1)
+        let (client, _, osc) = try startWithOSC([], recorder: rec)
+        defer { stopClient(client) }
+        XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)])?.arguments, [.int32(0), .string(Self.amp)])
+        XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)])?.arguments, [.int32(1), .string(Self.amp)])
+        XCTAssertNotNil(osc.request("/fx/ambient/1/gain"))
+        let missing = osc.request("/fx/ambient/add", [.string("http://example.org/none")], reply: "/error")
+        XCTAssertTrue("\(missing?.arguments ?? [])".contains("no LV2 plugin with URI 'http://example.org/none' is installed"), "\(missing?.arguments ?? [])")
+        let unsupported = osc.request("/fx/ambient/add", [.string("http://gareus.org/oss/lv2/convoLV2#Stereo")], reply: "/error")
+        XCTAssertTrue("\(unsupported?.arguments ?? [])".contains("worker#schedule"), "\(unsupported?.arguments ?? [])")
+        osc.send("/fx/ambient/remove", [.int32(0)])
+        XCTAssertNotNil(osc.request("/fx/ambient/1/gain", reply: "/error"), "one slot left")
+        XCTAssertNotNil(osc.request("/fx/ambient/0/gain"))
+    }
+
+    /// A plugin reporting 10 ms of latency moves what our ports declare by 480 frames.
+    func testPluginLatencyMovesTheReportedPortLatency() throws {
+        let rec = try recorder(channels: 1, seconds: 0.1)
+        let (client, _, osc) = try startWithOSC(["--insert", "entrainment:\(Self.latency)"], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:entrainment_L"])
+        func reported() -> jack_nframes_t {
+            var range = jack_latency_range_t()
+            jack_port_get_latency_range(jack_port_by_name(rec.client, "entrain:entrainment_L"), JackCaptureLatency, &range)
+            return range.max
+        }
+        osc.send("/fx/entrainment/0/delay", [.float(10)])
+        let deadline = Date().addingTimeInterval(5)
+        while reported() != 71 + 480 && Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(reported(), 71 + 480)
+    }
+}
