@@ -1,5 +1,6 @@
 import EntrainAddressSpace
 import EntrainEngine
+import Foundation
 
 /// Hosted plugins wired into a running client: the chains, their family in the address space
 /// (re-registered whenever a chain changes, so cached trees look again) and the OSC commands.
@@ -10,6 +11,8 @@ public struct Fx: Sendable {
 
     /// Start with `inserts` ("BUS:URI", in order) loaded; throws naming the one that failed.
     public init(host: EngineHost, space: AddressSpace, inserts: [String]) throws {
+        // Reading every bundle's data takes a moment: done now, off the OSC thread, unless needed at once.
+        if inserts.isEmpty { DispatchQueue.global(qos: .utility).async { _ = LV2World.shared } }
         let chains = InsertChains(host: host)
         let family = FxFamily(chains)
         chains.onChange = { [weak space] in space?.add(family) }

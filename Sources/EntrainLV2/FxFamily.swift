@@ -1,4 +1,5 @@
 import EntrainAddressSpace
+import EntrainControl
 import EntrainEngine
 
 /// The hosted plugins' controls as a family of the address space: `/fx/BUS/N/SYMBOL` for every
@@ -6,19 +7,23 @@ import EntrainEngine
 /// read-only), and `/fx/BUS/N/bypass`. The tree changes as plugins come and go.
 public final class FxFamily: AddressFamily {
     public let name = "fx"
-    public static let prefix = "/fx/"
+    public static let prefix = FxChainAddresses.prefix
     let chains: InsertChains
 
     public init(_ chains: InsertChains) { self.chains = chains }
 
     public static func owns(_ address: String) -> Bool { address.hasPrefix(prefix) }
 
-    /// Every address, bus by bus, slot by slot.
+    /// Every address, bus by bus: the chain, then slot by slot.
     public var descriptors: [ControlDescriptor] {
         InsertBus.allCases.flatMap { bus in
-            chains.chain(bus).enumerated().flatMap { i, loaded in Self.descriptors(loaded, bus: bus, index: i) }
+            [Self.chainDescriptor(bus)] + chains.chain(bus).enumerated().flatMap { i, loaded in Self.descriptors(loaded, bus: bus, index: i) }
         }
     }
+
+    static func chainDescriptor(_ bus: InsertBus) -> ControlDescriptor { FxChainAddresses.descriptor(bus) }
+
+    static func bus(ofChain address: String) -> InsertBus? { FxChainAddresses.bus(of: address) }
 
     static func descriptors(_ loaded: LoadedInsert, bus: InsertBus, index: Int) -> [ControlDescriptor] {
         let base = "\(prefix)\(bus.name)/\(index)/"
@@ -58,6 +63,7 @@ public final class FxFamily: AddressFamily {
     }
 
     public func descriptor(for address: String) -> ControlDescriptor? {
+        if let bus = Self.bus(ofChain: address) { return Self.chainDescriptor(bus) }
         guard let p = parts(address) else { return nil }
         if p.name == "bypass" { return Self.descriptors(p.slot, bus: p.bus, index: p.index)[0] }
         guard let port = p.slot.plugin.ports.first(where: { $0.symbol == p.name && ($0.kind == .controlIn || $0.kind == .controlOut) }) else { return nil }
@@ -65,6 +71,7 @@ public final class FxFamily: AddressFamily {
     }
 
     public func value(of address: String) -> ControlValue? {
+        if let bus = Self.bus(ofChain: address) { return .text(chains.text(bus).text) }
         guard let p = parts(address) else { return nil }
         if p.name == "bypass" { return .bool(!p.slot.heard) }
         guard let port = p.slot.plugin.ports.first(where: { $0.symbol == p.name }) else { return nil }
@@ -76,6 +83,12 @@ public final class FxFamily: AddressFamily {
 
     public func set(_ changes: [ControlChange], at frame: Int64?) throws {
         for change in changes {
+            if let bus = Self.bus(ofChain: change.address) {
+                do { try chains.replace(bus, with: try ChainText(parsing: change.value.text ?? ""), at: frame) } catch let error as LV2Error {
+                    throw ControlError(change.address, error.description)
+                }
+                continue
+            }
             guard let p = parts(change.address) else { throw ControlError.unknown(change.address) }
             if p.name == "bypass" {
                 try chains.setHeard(!(change.value.bool ?? false), slot: p.index, on: p.bus, at: frame)
@@ -96,8 +109,9 @@ public final class FxFamily: AddressFamily {
         }
     }
 
-    /// Meters and other outputs change by themselves; they are never stored.
-    public func isTransient(_ address: String) -> Bool { descriptor(for: address)?.readOnly ?? false }
+    /// A preset carries each chain whole (`/fx/BUS/chain`, plugins and values); the slots'
+    /// own addresses would name slots that do not exist yet when it loads.
+    public func isTransient(_ address: String) -> Bool { Self.bus(ofChain: address) == nil }
 
     public var schemaTitle: String { "Hosted LV2 plugins" }
     public var schemaIntroduction: String {

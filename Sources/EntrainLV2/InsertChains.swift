@@ -45,6 +45,47 @@ public final class InsertChains: @unchecked Sendable {
         return index
     }
 
+    /// `bus`'s chain as text (what presets store).
+    public func text(_ bus: InsertBus) -> ChainText { ChainText(chain(bus).map(\.text)) }
+
+    /// Make `bus`'s chain `wanted`. The same plugins in the same order keep their instances and
+    /// take the new values; otherwise every plugin is loaded first (nothing changes if one
+    /// fails), the old chain fades out and the new one fades in.
+    public func replace(_ bus: InsertBus, with wanted: ChainText, at frame: Int64? = nil) throws {
+        let current = chain(bus)
+        if current.map(\.plugin.uri) == wanted.slots.map(\.uri) {
+            for (i, (loaded, slot)) in zip(current, wanted.slots).enumerated() {
+                for (symbol, value) in slot.values {
+                    guard let port = loaded.plugin.ports.first(where: { $0.symbol == symbol && $0.kind == .controlIn }) else {
+                        throw LV2Error.badChain("\(slot.uri) has no input control '\(symbol)'")
+                    }
+                    if loaded.value(port.index) != value { try setControl(port.index, to: value, slot: i, on: bus, at: frame) }
+                }
+                if loaded.heard != slot.heard { try setHeard(slot.heard, slot: i, on: bus, at: frame) }
+            }
+            return
+        }
+        var made: [LoadedInsert] = []
+        do {
+            for slot in wanted.slots {
+                let loaded = try LoadedInsert(slot.uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames)
+                made.append(loaded)
+                for (symbol, value) in slot.values { try loaded.preset(symbol, value) }
+                if !slot.heard { loaded.presetBypassed() }
+            }
+        } catch {
+            for loaded in made { loaded.free() }
+            throw error
+        }
+        try lock.withLock {
+            let old = slots[bus] ?? []
+            for gone in old { try host.send(.insertHeard(gone.slot, false, fadeFrames: fadeFrames)) }
+            let when = old.isEmpty ? 0 : host.frame + Int64(2 * fadeFrames + Engine.maximumChunkFrames)
+            try send(made, to: bus, dropping: old, at: when)
+        }
+        onChange?()
+    }
+
     /// Fade slot `index` out, then take it out of the chain and free it.
     public func remove(_ index: Int, from bus: InsertBus) throws {
         try lock.withLock {

@@ -5,6 +5,7 @@ public enum LV2Error: Error, CustomStringConvertible, Equatable {
     case instantiationFailed(String)
     case noSlot(bus: String, index: Int, count: Int)
     case unknownBus(String)
+    case badChain(String)
 
     public var description: String {
         switch self {
@@ -13,6 +14,7 @@ public enum LV2Error: Error, CustomStringConvertible, Equatable {
         case .instantiationFailed(let uri): "\(uri) refused to start (its instantiate call failed)"
         case .noSlot(let bus, let index, let count): "bus \(bus) has no slot \(index) (it has \(count))"
         case .unknownBus(let name): "unknown bus '\(name)' (entrainment or ambient)"
+        case .badChain(let why): "cannot read the chain: \(why)"
         }
     }
 }

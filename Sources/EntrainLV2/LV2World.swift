@@ -11,6 +11,7 @@ public final class LV2World: @unchecked Sendable {
     let lock = NSLock()
     private var nodes: [String: OpaquePointer] = [:]
     private var cache: [String: LV2Plugin]?
+    private var described: [String: LV2Plugin] = [:]
     /// URIs ↔ numbers for every plugin of the process (the urid features).
     public let urids = URIDMap()
 
@@ -24,8 +25,16 @@ public final class LV2World: @unchecked Sendable {
         lock.withLock { loadAll().values.sorted { $0.name.lowercased() < $1.name.lowercased() } }
     }
 
-    /// The plugin with `uri`, or nil when none is installed.
-    public func plugin(_ uri: String) -> LV2Plugin? { lock.withLock { loadAll()[uri] } }
+    /// The plugin with `uri`, or nil when none is installed (described alone: quick).
+    public func plugin(_ uri: String) -> LV2Plugin? {
+        lock.withLock {
+            if let known = cache?[uri] ?? described[uri] { return known }
+            guard let p = lilvPlugin(uri) else { return nil }
+            let plugin = describe(p)
+            described[uri] = plugin
+            return plugin
+        }
+    }
 
     /// lilv's handle of `uri` (call with the lock held).
     func lilvPlugin(_ uri: String) -> OpaquePointer? {

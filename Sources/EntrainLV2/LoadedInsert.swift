@@ -91,6 +91,30 @@ public final class LoadedInsert: @unchecked Sendable {
         }
     }
 
+    /// Set `symbol` before the engine has the slot (a chain being restored): straight into the
+    /// control array, checked against the port's range.
+    func preset(_ symbol: String, _ value: Float) throws {
+        guard let port = plugin.ports.first(where: { $0.symbol == symbol && $0.kind == .controlIn }) else {
+            throw LV2Error.badChain("\(plugin.uri) has no input control '\(symbol)'")
+        }
+        if let lo = port.minimum, let hi = port.maximum, lo <= hi, !(lo...hi).contains(value) {
+            throw LV2Error.badChain("\(symbol)=\(value) is out of range \(lo)–\(hi) (\(plugin.uri))")
+        }
+        controls[port.index] = value
+        sent[port.index] = value
+    }
+
+    /// Start bypassed (before the engine has the slot).
+    func presetBypassed() {
+        heard = false
+        slot.pointee.heard(false, frames: 1)
+    }
+
+    /// This slot as chain text.
+    var text: ChainText.Slot {
+        ChainText.Slot(uri: plugin.uri, values: plugin.ports.filter { $0.kind == .controlIn }.map { ($0.symbol, value($0.index)) }, heard: heard)
+    }
+
     /// The value of control port `index` now (outputs: as the plugin last wrote it).
     public func value(_ index: Int) -> Float { sent[index] ?? controls[index] }
 

@@ -14,8 +14,12 @@ struct InsertOptions: ParsableArguments {
         }
     }
 
-    /// The chains on `host`, their family added to `space`; a plugin that cannot load stops the run with why.
-    func start(host: EngineHost, space: AddressSpace) throws -> Fx {
-        do { return try Fx(host: host, space: space, inserts: inserts) } catch { throw ValidationError("--insert: \(error)") }
+    /// The chains on `host`, their family added to `space`, then `--set /fx/BUS/chain=…` among
+    /// `changes`; a plugin that cannot load stops the run with why.
+    func start(host: EngineHost, space: AddressSpace, changes: [ControlChange]) throws -> Fx {
+        let fx: Fx
+        do { fx = try Fx(host: host, space: space, inserts: inserts) } catch { throw ValidationError("--insert: \(error)") }
+        do { try space.set(changes.filter { FxFamily.owns($0.address) }) } catch { throw ValidationError("--set: \(error)") }
+        return fx
     }
 }

@@ -103,7 +103,7 @@ struct Run: ParsableCommand {
         defer { heart.monitor.stop() }
         let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor)])
         heart.monitor.attach(space)
-        let fx = try inserts.start(host: current.host, space: space)
+        let fx = try inserts.start(host: current.host, space: space, changes: try engine.setChanges())
         try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),

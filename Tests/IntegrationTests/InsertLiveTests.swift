@@ -33,7 +33,8 @@ final class InsertLiveTests: LiveClientTestCase {
         let rec = try recorder(seconds: 0.1)
         let (client, _, osc) = try startWithOSC([], recorder: rec)
         defer { stopClient(client) }
-        XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)])?.arguments, [.int32(0), .string(Self.amp)])
+        // The first add may wait for lilv to read every installed bundle.
+        XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)], timeout: 20)?.arguments, [.int32(0), .string(Self.amp)])
         XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)])?.arguments, [.int32(1), .string(Self.amp)])
         XCTAssertNotNil(osc.request("/fx/ambient/1/gain"))
         let missing = osc.request("/fx/ambient/add", [.string("http://example.org/none")], reply: "/error")
@@ -60,5 +61,26 @@ final class InsertLiveTests: LiveClientTestCase {
         let deadline = Date().addingTimeInterval(5)
         while reported() != 71 + 480 && Date() < deadline { usleep(50_000) }
         XCTAssertEqual(reported(), 71 + 480)
+    }
+
+    /// A chain saved in a preset over OSC comes back with its control values after it was removed.
+    func testChainSavedInAPresetComesBack() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("live-fx-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let rec = try recorder(seconds: 0.1)
+        let port = freePort()
+        let client = try startClient(["--osc-port", "\(port)", "--insert", "entrainment:\(Self.amp)"],
+                                     environment: ["XDG_DATA_HOME": data.path], recorder: rec)
+        defer { stopClient(client) }
+        let osc = try OSCTestClient(targetPort: port)
+        let deadline = Date().addingTimeInterval(10)
+        while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil, Date() < deadline {}
+        osc.send("/fx/entrainment/0/gain", [.float(-9)])
+        osc.send("/preset/save", [.string("With amp")])
+        XCTAssertEqual(osc.request("/preset/list")?.arguments, [.string("With amp")])
+        osc.send("/fx/entrainment/remove", [.int32(0)])
+        XCTAssertNotNil(osc.request("/fx/entrainment/0/gain", reply: "/error"), "removed")
+        osc.send("/preset/load", [.string("With amp"), .float(0)])
+        XCTAssertEqual(osc.request("/fx/entrainment/0/gain")?.arguments.first?.number, -9, "the preset brought the amp back at -9 dB")
     }
 }

@@ -165,3 +165,40 @@ final class InsertChainTests: XCTestCase {
         XCTAssertTrue(rig.chains.chain(.entrainment).isEmpty)
     }
 }
+
+/// A chain stored as a preset stores it (plugins, values, bypass) and loading it into a fresh
+/// client brings back the same chain, which sounds the same.
+final class ChainPresetTests: XCTestCase {
+    func testChainInAPresetComesBackWithItsControlValues() throws {
+        let first = try InsertChainTests.Rig()
+        let space = AddressSpace([FxFamily(first.chains)])
+        try first.chains.add(InsertChainTests.amp, to: .entrainment)
+        try first.chains.add(InsertChainTests.lowpass, to: .entrainment)
+        try space.set([try space.parse("/fx/entrainment/0/gain", .number(-9)),
+                       try space.parse("/fx/entrainment/1/cutoff", .number(2000)),
+                       try space.parse("/fx/entrainment/1/bypass", .bool(true))])
+        let stored = space.presetSnapshot()
+        XCTAssertEqual(stored.map(\.address), ["/fx/entrainment/chain", "/fx/ambient/chain"], "the chain whole, no slot addresses")
+        let text = try XCTUnwrap(stored.first?.value.text)
+        XCTAssertTrue(text.hasPrefix("\(InsertChainTests.amp) gain=-9.0 | \(InsertChainTests.lowpass) cutoff=2000.0 "), text)
+        XCTAssertTrue(text.hasSuffix("bypass=on"), text)
+
+        let second = try InsertChainTests.Rig()
+        let restored = AddressSpace([FxFamily(second.chains)])
+        try restored.set(stored.map { try restored.parse($0.address, $0.value) })
+        XCTAssertEqual(second.chains.text(.entrainment), first.chains.text(.entrainment))
+        XCTAssertEqual(try restored.value(of: "/fx/entrainment/0/gain"), .number(-9))
+        XCTAssertEqual(try restored.value(of: "/fx/entrainment/1/bypass"), .bool(true))
+        first.render(seconds: 0.5)
+        second.render(seconds: 0.5)
+        XCTAssertEqual(second.level(last: 0.25).0, first.level(last: 0.25).0, accuracy: 0.01, "the restored chain sounds like the first")
+        // Setting the same plugins again keeps the instances and only changes values.
+        let before = second.chains.chain(.entrainment).map { ObjectIdentifier($0) }
+        try restored.set([try restored.parse("/fx/entrainment/chain", .text("\(InsertChainTests.amp) gain=-3 | \(InsertChainTests.lowpass)"))])
+        XCTAssertEqual(second.chains.chain(.entrainment).map { ObjectIdentifier($0) }, before)
+        XCTAssertEqual(try restored.value(of: "/fx/entrainment/0/gain"), .number(-3))
+        XCTAssertThrowsError(try restored.set([try restored.parse("/fx/entrainment/chain", .text("\(InsertChainTests.amp) gain=99"))])) { error in
+            XCTAssertTrue("\(error)".contains("out of range"), "\(error)")
+        }
+    }
+}

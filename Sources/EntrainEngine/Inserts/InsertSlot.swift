@@ -38,7 +38,7 @@ public struct InsertSlot {
     public static var bufferFrames: Int { 4 * Engine.maximumChunk }
 
     /// Glide towards heard (true) or bypassed over `frames`.
-    mutating func heard(_ on: Bool, frames: Int) {
+    public mutating func heard(_ on: Bool, frames: Int) {
         wetTarget = on ? 1 : 0
         wetStep = 1 / Float(max(1, frames))
     }
