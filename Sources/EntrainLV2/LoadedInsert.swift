@@ -11,6 +11,7 @@ public final class LoadedInsert: @unchecked Sendable {
     private let buffers: UnsafeMutablePointer<Float>
     private let controls: UnsafeMutablePointer<Float>
     private var extra: [UnsafeMutableRawPointer] = []
+    private var atomOutputs: [UnsafeMutableRawPointer] = []
     private let features: LV2Features
     /// Whether it is heard (false: bypassed), as last asked.
     public var heard = true
@@ -51,6 +52,13 @@ public final class LoadedInsert: @unchecked Sendable {
         slot.initialize(to: InsertSlot(first: made[0].pointee.lv2_handle, second: pair ? made[1].pointee.lv2_handle : nil,
                                        run: run, buffers: buffers, controls: controls, fadeFrames: fadeFrames))
         for (k, instance) in made.enumerated() { connect(instance, side: k, pair: pair, urids: world.urids) }
+        if !atomOutputs.isEmpty {
+            let list = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: atomOutputs.count)
+            list.initialize(from: atomOutputs, count: atomOutputs.count)
+            extra.append(UnsafeMutableRawPointer(list))
+            slot.pointee.offerAtomOutputs(list, count: atomOutputs.count, capacity: UInt32(LV2Features.sequenceSize - 8),
+                                          chunkType: world.urids.map("http://lv2plug.in/ns/ext/atom#Chunk"))
+        }
         for instance in made { lilv_instance_activate(instance) }
     }
 
@@ -80,6 +88,7 @@ public final class LoadedInsert: @unchecked Sendable {
                 memory.storeBytes(of: UInt32(input ? 8 : bytes - 8), toByteOffset: 0, as: UInt32.self)
                 memory.storeBytes(of: urids.map("http://lv2plug.in/ns/ext/atom#" + (input ? "Sequence" : "Chunk")), toByteOffset: 4, as: UInt32.self)
                 extra.append(memory)
+                if !input { atomOutputs.append(memory) }
                 lilv_instance_connect_port(instance, at, memory)
             case .cvIn, .cvOut:
                 let memory = UnsafeMutablePointer<Float>.allocate(capacity: Engine.maximumChunkFrames)

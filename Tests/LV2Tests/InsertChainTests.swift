@@ -93,6 +93,25 @@ final class InsertChainTests: XCTestCase {
         XCTAssertLessThan(try attenuation(carrier: "1500"), -20)
     }
 
+    /// x42-eq (fil4), a stereo parametric EQ with atom ports: +12 dB at 1 kHz lifts a 1 kHz tone
+    /// by about that and leaves 200 Hz nearly alone.
+    func testParametricEQBoostsWhereItIsSet() throws {
+        func change(carrier: String) throws -> Double {
+            let settings = ["/entrain/carrier": carrier, "/entrain/beat": "0", "/entrain/volume": "0.1"]
+            let dry = try Rig(settings), wet = try Rig(settings)
+            let space = AddressSpace([FxFamily(wet.chains)])
+            try wet.chains.add("http://gareus.org/oss/lv2/fil4#stereo", to: .entrainment)
+            try space.set(["freq1": 1000.0, "gain1": 12, "q1": 0.5].map { try space.parse("/fx/entrainment/0/\($0.key)", .number($0.value)) })
+            dry.render(seconds: 1)
+            wet.render(seconds: 1)
+            let (dl, dr) = dry.level(last: 0.25), (wl, wr) = wet.level(last: 0.25)
+            XCTAssertEqual(wl - dl, wr - dr, accuracy: 0.05, "both channels alike")
+            return wl - dl
+        }
+        XCTAssertEqual(try change(carrier: "1000"), 12, accuracy: 1)
+        XCTAssertEqual(try change(carrier: "200"), 0, accuracy: 1.5)
+    }
+
     func testCeilingHoldsBehindAPluginPushingFortyDecibels() throws {
         let rig = try Rig()
         try rig.chains.add(Self.amp, to: .entrainment)

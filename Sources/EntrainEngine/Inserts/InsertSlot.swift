@@ -19,6 +19,21 @@ public struct InsertSlot {
     var wet: Float = 0
     var wetTarget: Float = 1
     var wetStep: Float = 1
+    /// Atom output ports' buffers: before each run the host offers the whole buffer again (an
+    /// atom:Chunk header of `atomCapacity` bytes), as the atom extension asks.
+    var atomOuts: UnsafeMutablePointer<UnsafeMutableRawPointer>?
+    var atomOutCount = 0
+    var atomCapacity: UInt32 = 0
+    var chunkType: UInt32 = 0
+
+    /// Hand over the atom output buffers (set before the engine has the slot).
+    public mutating func offerAtomOutputs(_ buffers: UnsafeMutablePointer<UnsafeMutableRawPointer>, count: Int,
+                                          capacity: UInt32, chunkType: UInt32) {
+        atomOuts = buffers
+        atomOutCount = count
+        atomCapacity = capacity
+        self.chunkType = chunkType
+    }
 
     public init(first: UnsafeMutableRawPointer, second: UnsafeMutableRawPointer?, run: Run,
                 buffers: UnsafeMutablePointer<Float>, controls: UnsafeMutablePointer<Float>, fadeFrames: Int) {
@@ -50,6 +65,12 @@ public struct InsertSlot {
     mutating func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
         inLeft.update(from: left, count: frames)
         inRight.update(from: right, count: frames)
+        if let atomOuts {
+            for k in 0..<atomOutCount {
+                atomOuts[k].storeBytes(of: atomCapacity, as: UInt32.self)
+                atomOuts[k].storeBytes(of: chunkType, toByteOffset: 4, as: UInt32.self)
+            }
+        }
         run(first, UInt32(frames))
         if let second { run(second, UInt32(frames)) }
         if wet == wetTarget {
