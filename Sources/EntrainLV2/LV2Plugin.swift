@@ -21,7 +21,7 @@ public struct LV2Plugin: Sendable {
         "http://lv2plug.in/ns/ext/urid#map", "http://lv2plug.in/ns/ext/urid#unmap",
         "http://lv2plug.in/ns/ext/options#options", "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength",
         "http://lv2plug.in/ns/lv2core#isLive", "http://lv2plug.in/ns/lv2core#hardRTCapable",
-        "http://lv2plug.in/ns/lv2core#inPlaceBroken",
+        "http://lv2plug.in/ns/lv2core#inPlaceBroken", "http://lv2plug.in/ns/ext/worker#schedule",
     ]
 
     /// Why this plugin cannot be an insert on a stereo bus, or nil when it can: a required

@@ -36,6 +36,17 @@ public final class LV2World: @unchecked Sendable {
         }
     }
 
+    /// Read one more bundle (a folder with a manifest.ttl) besides the installed ones.
+    public func load(bundle folder: URL) {
+        lock.withLock {
+            let path = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
+            let node = lilv_new_file_uri(world, nil, path)
+            lilv_world_load_bundle(world, node)
+            lilv_node_free(node)
+            cache = nil
+        }
+    }
+
     /// lilv's handle of `uri` (call with the lock held).
     func lilvPlugin(_ uri: String) -> OpaquePointer? {
         let node = lilv_new_uri(world, uri)

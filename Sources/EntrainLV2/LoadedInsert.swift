@@ -12,7 +12,9 @@ public final class LoadedInsert: @unchecked Sendable {
     private let controls: UnsafeMutablePointer<Float>
     private var extra: [UnsafeMutableRawPointer] = []
     private var atomOutputs: [UnsafeMutableRawPointer] = []
-    private let features: LV2Features
+    private let features: [LV2Features]
+    private let channels: [UnsafeMutablePointer<WorkerChannel>]
+    private var worker: WorkerThread?
     /// Whether it is heard (false: bypassed), as last asked.
     public var heard = true
     /// Input control values as last sent (what a query answers before the engine has them).
@@ -27,20 +29,29 @@ public final class LoadedInsert: @unchecked Sendable {
         if let reason = installed.insertRefusal { throw LV2Error.refused(uri: uri, reason: reason) }
         let plugin = installed.at(sampleRate: sampleRate)
         self.plugin = plugin
-        let features = LV2Features(urids: world.urids, sampleRate: sampleRate, maxBlock: Engine.maximumChunkFrames)
-        self.features = features
         let pair = plugin.ports(.audioIn).count == 1
+        // Each instance its own features: its worker channel is its own.
+        let channels = (0..<(pair ? 2 : 1)).map { _ in WorkerChannel.make() }
+        let features = channels.map { LV2Features(urids: world.urids, sampleRate: sampleRate, maxBlock: Engine.maximumChunkFrames, worker: $0) }
+        self.channels = channels
+        self.features = features
         var made: [UnsafeMutablePointer<LilvInstance>] = []
         world.lock.withLock {
             guard let p = world.lilvPlugin(uri) else { return }
-            for _ in 0..<(pair ? 2 : 1) {
-                guard let instance = lilv_plugin_instantiate(p, sampleRate, features.array) else { break }
+            for f in features {
+                guard let instance = lilv_plugin_instantiate(p, sampleRate, f.array) else { break }
                 made.append(instance)
             }
         }
         guard made.count == (pair ? 2 : 1), let run = made[0].pointee.lv2_descriptor.pointee.run else {
             for instance in made { lilv_instance_free(instance) }
+            for channel in channels { WorkerChannel.free(channel) }
             throw LV2Error.instantiationFailed(uri)
+        }
+        for (channel, instance) in zip(channels, made) {
+            channel.pointee.instance = instance.pointee.lv2_handle
+            channel.pointee.interface = lilv_instance_get_extension_data(instance, "http://lv2plug.in/ns/ext/worker#interface")?
+                .assumingMemoryBound(to: LV2_Worker_Interface.self)
         }
         instances = made
         buffers = .allocate(capacity: InsertSlot.bufferFrames)
@@ -58,6 +69,13 @@ public final class LoadedInsert: @unchecked Sendable {
             extra.append(UnsafeMutableRawPointer(list))
             slot.pointee.offerAtomOutputs(list, count: atomOutputs.count, capacity: UInt32(LV2Features.sequenceSize - 8),
                                           chunkType: world.urids.map("http://lv2plug.in/ns/ext/atom#Chunk"))
+        }
+        if channels.contains(where: { $0.pointee.interface != nil }) {
+            let list = UnsafeMutablePointer<UnsafeMutablePointer<WorkerChannel>>.allocate(capacity: channels.count)
+            list.initialize(from: channels, count: channels.count)
+            extra.append(UnsafeMutableRawPointer(list))
+            slot.pointee.afterRun(deliverWorkerResponses, context: UnsafeMutableRawPointer(list), count: channels.count)
+            worker = WorkerThread(channels)
         }
         for instance in made { lilv_instance_activate(instance) }
     }
@@ -129,6 +147,7 @@ public final class LoadedInsert: @unchecked Sendable {
 
     /// Deactivate and free everything. Only once the engine holds no chain containing the slot.
     func free() {
+        worker?.stop()
         for instance in instances {
             lilv_instance_deactivate(instance)
             lilv_instance_free(instance)
@@ -137,5 +156,6 @@ public final class LoadedInsert: @unchecked Sendable {
         buffers.deallocate()
         controls.deallocate()
         for p in extra { p.deallocate() }
+        for channel in channels { WorkerChannel.free(channel) }
     }
 }

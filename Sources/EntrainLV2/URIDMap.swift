@@ -38,7 +38,7 @@ final class LV2Features {
     /// Largest atom sequence a port buffer holds, bytes.
     static let sequenceSize: Int32 = 8192
 
-    init(urids: URIDMap, sampleRate: Double, maxBlock: Int) {
+    init(urids: URIDMap, sampleRate: Double, maxBlock: Int, worker: UnsafeMutablePointer<WorkerChannel>) {
         let mapHandle = Unmanaged.passUnretained(urids).toOpaque()
         let map = UnsafeMutablePointer<LV2_URID_Map>.allocate(capacity: 1)
         map.initialize(to: LV2_URID_Map(handle: mapHandle, map: { handle, uri in
@@ -77,6 +77,7 @@ final class LV2Features {
             ("http://lv2plug.in/ns/ext/urid#unmap", UnsafeMutableRawPointer(unmap)),
             ("http://lv2plug.in/ns/ext/options#options", UnsafeMutableRawPointer(options)),
             (bufSize + "boundedBlockLength", nil),
+            ("http://lv2plug.in/ns/ext/worker#schedule", UnsafeMutableRawPointer(worker).advanced(by: MemoryLayout<WorkerChannel>.offset(of: \WorkerChannel.schedule)!)),
         ]
         count = list.count
         let features = UnsafeMutablePointer<LV2_Feature>.allocate(capacity: list.count)

@@ -49,7 +49,7 @@ final class RealtimeProbeTests: LiveClientTestCase {
         try assertClean(report)
     }
 
-    /// Hosted LV2 plugins on both buses (swh and mda, well-behaved), changed over OSC while
+    /// Hosted LV2 plugins on both buses (swh, mda, LSP with its atom ports), changed over OSC while
     /// playing: a control, a bypass, a plugin added and one removed. Our side adds nothing.
     func testProcessThreadStaysCleanWithAnInsertChainRunning() throws {
         let probe = try buildProbe()
@@ -60,7 +60,8 @@ final class RealtimeProbeTests: LiveClientTestCase {
         let ambient = ["--ambient-preset", Fixtures.shippedAmbientPresets.appendingPathComponent("Full_Tide.json").path]
         let client = try startClient(["--osc-port", "\(port)", "--insert", "entrainment:http://plugin.org.uk/swh-plugins/amp",
                                       "--insert", "entrainment:http://plugin.org.uk/swh-plugins/lowpass_iir",
-                                      "--insert", "ambient:http://drobilla.net/plugins/mda/Limiter"] + ambient,
+                                      "--insert", "ambient:http://drobilla.net/plugins/mda/Limiter",
+                                      "--insert", "ambient:http://lsp-plug.in/plugins/lv2/compressor_stereo"] + ambient,
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],
                                      recorder: rec)
         let osc = try OSCTestClient(targetPort: port)
@@ -70,7 +71,7 @@ final class RealtimeProbeTests: LiveClientTestCase {
         _ = try rec.record()
         osc.send("/fx/entrainment/0/gain", [.float(-6)])
         osc.send("/fx/entrainment/1/bypass", [.int32(1)])
-        XCTAssertEqual(osc.request("/fx/ambient/add", [.string("http://plugin.org.uk/swh-plugins/amp")])?.arguments.first, .int32(1))
+        XCTAssertEqual(osc.request("/fx/ambient/add", [.string("http://plugin.org.uk/swh-plugins/amp")])?.arguments.first, .int32(2))
         _ = try rec.record()
         osc.send("/fx/entrainment/remove", [.int32(0)])
         osc.send("/fx/entrainment/0/bypass", [.int32(0)])

@@ -149,6 +149,22 @@ final class InsertChainTests: XCTestCase {
         }
     }
 
+    /// Dragonfly Plate needs the worker extension (it is refused without it): fully wet, it
+    /// sounds, and its tail rings on after the source has stopped.
+    func testPluginNeedingTheWorkerRunsAndRingsOn() throws {
+        let rig = try Rig()
+        let space = AddressSpace([FxFamily(rig.chains)])
+        try rig.chains.add("urn:dragonfly:plate", to: .entrainment)
+        try space.set([try space.parse("/fx/entrainment/0/dry_level", .number(0)),
+                       try space.parse("/fx/entrainment/0/early_level", .number(100)),
+                       try space.parse("/fx/entrainment/0/decay", .number(4))])
+        rig.render(seconds: 1)
+        XCTAssertGreaterThan(rig.level(last: 0.5).0, -30, "the reverb sounds")
+        try rig.host.stop()
+        rig.render(seconds: 0.3)
+        XCTAssertGreaterThan(rig.level(last: 0.1).0, -50, "its tail rings after the source stopped")
+    }
+
     func testMoveReordersTheChain() throws {
         let rig = try Rig()
         try rig.chains.add(Self.amp, to: .entrainment)
@@ -177,9 +193,13 @@ final class InsertChainTests: XCTestCase {
         XCTAssertThrowsError(try rig.chains.add("http://example.org/no-such-plugin", to: .entrainment)) { error in
             XCTAssertEqual(error as? LV2Error, .notInstalled("http://example.org/no-such-plugin"))
         }
-        // convoLV2 (x42-plugins) needs the worker extension to load impulse responses.
-        XCTAssertThrowsError(try rig.chains.add("http://gareus.org/oss/lv2/convoLV2#Stereo", to: .entrainment)) { error in
-            XCTAssertTrue("\(error)".contains("http://lv2plug.in/ns/ext/worker#schedule"), "\(error)")
+        // A plugin whose data requires instance access, written here (no installed plugin
+        // requires a feature entrain lacks).
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("lv2-test-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        rig.chains.world.load(bundle: try LV2TestBundle.needingInstanceAccess(in: parent))
+        XCTAssertThrowsError(try rig.chains.add(LV2TestBundle.uri, to: .entrainment)) { error in
+            XCTAssertEqual("\(error)", LV2TestBundle.refusal)
         }
         XCTAssertTrue(rig.chains.chain(.entrainment).isEmpty)
     }

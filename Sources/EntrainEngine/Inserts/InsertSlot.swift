@@ -25,6 +25,19 @@ public struct InsertSlot {
     var atomOutCount = 0
     var atomCapacity: UInt32 = 0
     var chunkType: UInt32 = 0
+    /// Called after the runs with `hookContext` and `hookCount` (the LV2 worker's responses and
+    /// end_run): plain C-callable code that must not allocate or lock either.
+    public typealias Hook = @convention(c) (UnsafeMutableRawPointer?, Int) -> Void
+    var hook: Hook?
+    var hookContext: UnsafeMutableRawPointer?
+    var hookCount = 0
+
+    /// Set the after-run hook (before the engine has the slot).
+    public mutating func afterRun(_ hook: @escaping Hook, context: UnsafeMutableRawPointer, count: Int) {
+        self.hook = hook
+        hookContext = context
+        hookCount = count
+    }
 
     /// Hand over the atom output buffers (set before the engine has the slot).
     public mutating func offerAtomOutputs(_ buffers: UnsafeMutablePointer<UnsafeMutableRawPointer>, count: Int,
@@ -73,6 +86,7 @@ public struct InsertSlot {
         }
         run(first, UInt32(frames))
         if let second { run(second, UInt32(frames)) }
+        if let hook { hook(hookContext, hookCount) }
         if wet == wetTarget {
             // Steady: all wet, or bypassed (the plugin still ran, so it is warm when it comes back).
             if wet == 1 {
