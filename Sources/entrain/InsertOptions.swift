@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntrainAddressSpace
+import EntrainControl
 import EntrainEngine
 import EntrainLV2
 
@@ -21,5 +22,32 @@ struct InsertOptions: ParsableArguments {
         do { fx = try Fx(host: host, space: space, inserts: inserts) } catch { throw ValidationError("--insert: \(error)") }
         do { try space.set(changes.filter { FxFamily.owns($0.address) }) } catch { throw ValidationError("--set: \(error)") }
         return fx
+    }
+}
+
+/// Inserts in an offline render: the chains are made on the render's own engine before its first
+/// block, their family joins the session player's address space (session stages may set
+/// `/fx/BUS/chain`), and `--insert` and `--set /fx/…` apply as in `run`.
+final class RenderInserts {
+    private let options: InsertOptions
+    private let changes: [ControlChange]
+    private var fx: Fx?
+
+    init(_ options: InsertOptions, changes: [ControlChange]) {
+        self.options = options
+        self.changes = changes
+    }
+
+    /// Wrap `job`'s schedule so the chains exist from its first block.
+    func attach(to job: inout RenderJob, player: SessionPlayer?) {
+        let inner = job.schedule
+        job.schedule = { [self] host, frame in
+            if fx == nil {
+                let space = player?.space ?? AddressSpace()
+                fx = try options.start(host: host, space: space, changes: changes)
+                player?.space = space
+            }
+            try inner?(host, frame)
+        }
     }
 }
