@@ -39,7 +39,7 @@ public final class LoadedInsert: @unchecked Sendable {
         world.lock.withLock {
             guard let p = world.lilvPlugin(uri) else { return }
             for f in features {
-                guard let instance = lilv_plugin_instantiate(p, sampleRate, f.array) else { break }
+                guard let instance = FloatingPointGuard.keeping({ lilv_plugin_instantiate(p, sampleRate, f.array) }) else { break }
                 made.append(instance)
             }
         }
@@ -77,7 +77,7 @@ public final class LoadedInsert: @unchecked Sendable {
             slot.pointee.afterRun(deliverWorkerResponses, context: UnsafeMutableRawPointer(list), count: channels.count)
             worker = WorkerThread(channels)
         }
-        for instance in made { lilv_instance_activate(instance) }
+        FloatingPointGuard.keeping { for instance in made { lilv_instance_activate(instance) } }
     }
 
     /// Every port gets memory: audio to the slot's buffers (a pair: one side each), controls to
@@ -148,9 +148,11 @@ public final class LoadedInsert: @unchecked Sendable {
     /// Deactivate and free everything. Only once the engine holds no chain containing the slot.
     func free() {
         worker?.stop()
-        for instance in instances {
-            lilv_instance_deactivate(instance)
-            lilv_instance_free(instance)
+        FloatingPointGuard.keeping {
+            for instance in instances {
+                lilv_instance_deactivate(instance)
+                lilv_instance_free(instance)
+            }
         }
         slot.deinitialize(count: 1).deallocate()
         buffers.deallocate()

@@ -1,4 +1,5 @@
 import EntrainEngine
+import EntrainLV2
 import TestSupport
 import XCTest
 
@@ -46,5 +47,21 @@ final class InsertSlotTests: XCTestCase {
         XCTAssertEqual(host.nextRetiredInsertChain(), chain, "the engine hands the chain back once it lets go")
         chain.pointee.deallocate(); chain.deallocate()
         slot.deallocate(); list.deallocate(); controls.deallocate(); buffers.deallocate(); seen.deallocate(); atom.deallocate()
+    }
+}
+
+/// Plugins that set the FPU's flush-to-zero flags while they start must not leave them set on
+/// the control thread (a test of number printing failed after the LV2 tests before this).
+final class FloatingPointStateTests: XCTestCase {
+    func testLoadingPluginsLeavesDenormalsAlone() throws {
+        let host = try TestEngine.host()
+        let chains = InsertChains(host: host)
+        for uri in ["http://plugin.org.uk/swh-plugins/amp", "http://gareus.org/oss/lv2/fil4#stereo",
+                    "http://lsp-plug.in/plugins/lv2/compressor_stereo", "urn:dragonfly:plate"] {
+            try chains.add(uri, to: .entrainment)
+        }
+        let tiny = try XCTUnwrap(Double("5e-324"))
+        XCTAssertGreaterThan(tiny * 1.5, 0, "denormals still work on this thread")
+        XCTAssertEqual("\(tiny)", "5e-324")
     }
 }
