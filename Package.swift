@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
 
         // Reading the user's files safely: one size cap and one JSON depth for every document,
         // errors in words, stale temporary files swept. No dependencies.
@@ -68,11 +69,15 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 resources: [.embedInCode("ControlPage/index.html"), .embedInCode("ControlPage/app.js"),
                             .embedInCode("ControlPage/style.css")]),
+        // Hosted LV2 plugins (through lilv): discovery, instances made ready off the process
+        // thread, the insert chains on the output buses, and their /fx family of addresses.
+        .target(name: "EntrainLV2",
+                dependencies: ["CLilv", "EntrainEngine", "EntrainAddressSpace", "EntrainControl"]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
-                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery",
+                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -99,6 +104,7 @@ let package = Package(
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainFuzzing", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
                                                               "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LV2Tests", dependencies: ["EntrainLV2", "EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["EntrainDiscovery", "EntrainControl", "EntrainAddressSpace", "TestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),

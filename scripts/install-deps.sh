@@ -5,7 +5,8 @@
 # for the beat-analysis comparison tests (they skip themselves without it).
 set -euo pipefail
 
-packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils "$@")
+packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils
+          liblilv-dev lilv-utils swh-lv2 x42-plugins lsp-plugins-lv2 mda-lv2 dragonfly-reverb-lv2 "$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -27,6 +27,9 @@ public struct EngineStatus: ~Copyable {
     public let lastBeatCount = Atomic<Int>(0)
     /// The LED thermal state in force (0 nominal … 3 critical), the worse of model and fixture.
     public let lightThermalState = Atomic<Int>(0)
+    /// Frames the hosted plugins delay the sound by (the slowest bus's chain, as they report):
+    /// added to the ports' latency and waited for by light and haptics.
+    public let insertLatency = Atomic<Int>(0)
 
     public init() {}
 

@@ -19,6 +19,8 @@ struct Bench: ParsableCommand {
     var ambientPresets = "presets/ambient"
     @Flag(name: .customLong("ambient-only"), help: "Only the ambient measurements.")
     var ambientOnly = false
+    @Flag(name: .customLong("inserts-only"), help: "Only the hosted LV2 slots' cost.")
+    var insertsOnly = false
     @Flag(help: "No progress display on stderr.")
     var quiet = false
 
@@ -28,6 +30,7 @@ struct Bench: ParsableCommand {
         let values = try EngineOptions.parse(["--noise", "pink", "--noise-level", "0.4"]).parameterValues()
         print("machine: \(Self.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores; median of \(runs) runs")
         if ambientOnly { return try benchAmbient(values) }
+        if insertsOnly { return try benchInserts(values) }
 
         let minutes = String(format: "%.0f min", seconds / 60)
         let engineOnly = try median { try timeEngine(values, frames: Int(seconds * 48_000), block: 256, allPorts: false) }
@@ -51,6 +54,7 @@ struct Bench: ParsableCommand {
                          period, nsPerFrame, nsPerFrame * 48_000 / 1e9 * 100))
         }
         try benchBeatAnalysis(values)
+        try benchInserts(values)
         try benchAmbient(values)
     }
 

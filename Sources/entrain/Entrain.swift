@@ -12,7 +12,7 @@ struct Entrain: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Run.self, Render.self, Analyse.self, BeatEval.self, Validate.self, Import.self, Plot.self, PresetCommand.self, PlaylistCommand.self, Bench.self, OSCLoad.self,
-                      OSCSchemaCommand.self, Ctl.self, LayoutCommand.self, ManualCommand.self, HRVCommand.self])
+                      OSCSchemaCommand.self, Ctl.self, LayoutCommand.self, ManualCommand.self, HRVCommand.self, LV2Command.self])
 }
 
 extension Entrain {

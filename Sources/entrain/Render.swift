@@ -15,6 +15,7 @@ struct Render: ParsableCommand {
     @OptionGroup var engine: EngineOptions
     @OptionGroup var session: SessionOption
     @OptionGroup var ambient: AmbientOptions
+    @OptionGroup var inserts: InsertOptions
     @Option(name: .customLong("start-time"), help: ArgumentHelp("UTC wall-clock time the render starts at, ISO 8601 (e.g. 2026-02-02T14:00:00Z): places the ambient phrase grid and its seeds. Default: now.", valueName: "time"))
     var startTime: String?
     @Option(help: ArgumentHelp("Also write one WAV per output pair (entrainment.wav, ambient.wav) into this directory.", valueName: "dir"))
@@ -86,6 +87,7 @@ struct Render: ParsableCommand {
         } else if stems != nil || startTime != nil || ambient.seed != 0 {
             throw ValidationError("--stems, --start-time and --seed need --ambient-preset (or a session with ambient stages)")
         }
+        RenderInserts(inserts, changes: try engine.setChanges()).attach(to: &job, player: player)
         job.stemsDirectory = stems.map { URL(fileURLWithPath: $0) }
         RenderSignals.install()
         job.interruption = { RenderSignals.reason }

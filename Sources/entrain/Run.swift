@@ -4,6 +4,7 @@ import EntrainAmbient
 import EntrainControl
 import EntrainEngine
 import EntrainJACK
+import EntrainLV2
 import EntrainFiles
 import Foundation
 import Kessho
@@ -19,6 +20,7 @@ struct Run: ParsableCommand {
     @OptionGroup var light: LightOptions
     @OptionGroup var ambient: AmbientOptions
     @OptionGroup var hrv: HRVOptions
+    @OptionGroup var inserts: InsertOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -101,6 +103,7 @@ struct Run: ParsableCommand {
         defer { heart.monitor.stop() }
         let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor)])
         heart.monitor.attach(space)
+        let fx = try inserts.start(host: current.host, space: space, changes: try engine.setChanges())
         try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
@@ -118,6 +121,8 @@ struct Run: ParsableCommand {
         if let timer { try transport.setTimer(minutes: timer) }
         try managed?.restore(space: space, transport: transport) { SessionProgram(try SessionOption.load($0), sampleRate: client.sampleRate) }
         try client.activate(host: current.host)
+        let fxChores = InsertHousekeeping(fx.chains) { client.outputLatencyChanged(of: current.host) }
+        defer { fxChores.stop() }
         if autoconnect { try client.autoconnect() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
         if let program {
@@ -126,7 +131,7 @@ struct Run: ParsableCommand {
 
         let meter = PeakMeter()
         let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
-                                     space: space, ambient: ambientControl, heart: heart, logger: logger)
+                                     space: space, ambient: ambientControl, heart: heart, fx: fx, logger: logger)
         defer { oscServer?.stop() }
         let heartPort = try hrv.listener(heart, osc: osc, logger: logger)
         defer { heartPort?.stop() }
@@ -202,14 +207,14 @@ struct Run: ParsableCommand {
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
                           library: Library, space: AddressSpace, ambient: AmbientController, heart: HRVController,
-                          logger: Logger) throws -> OSCServer? {
+                          fx: Fx, logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
         let router = OSCRouter(
             host: { current.host },
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
             transport: transport, library: library,
-            patterns: transport.patterns, space: space, handlers: [ambient, heart])
+            patterns: transport.patterns, space: space, handlers: [ambient, heart, fx.commands])
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, report: { transport.report() + heart.monitor.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)

@@ -8,6 +8,7 @@ import Kessho
 /// against them before anything plays, with the same rules as OSC.
 public enum StandardAddresses {
     public static let space: [ControlDescriptor] = EngineFamily.standardDescriptors + AmbientFamily.standardDescriptors + HRVFamily.standardDescriptors
+        + FxChainAddresses.standardDescriptors
     private static let byAddress = Dictionary(uniqueKeysWithValues: space.map { ($0.address, $0) })
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
