@@ -27,15 +27,15 @@ public struct FxCommands: OSCCommandHandler {
                     return [.error(address: m.address, reason: "expects one argument: s plugin URI")]
                 }
                 let slot = try chains.add(uri, to: bus)
-                return [.reply(OSCMessage(m.address, [.int32(Int32(slot)), .string(uri)]))]
+                return [.reply(OSCMessage(m.address, [.int32(Int32(slot + 1)), .string(uri)]))]  // slots count from 1
             case "remove":
                 guard m.arguments.count == 1, let i = integer(0) else { return [.error(address: m.address, reason: "expects one argument: i slot")] }
-                try chains.remove(i, from: bus)
+                try chains.remove(i - 1, from: bus)
             default:
                 guard m.arguments.count == 2, let from = integer(0), let to = integer(1) else {
                     return [.error(address: m.address, reason: "expects two arguments: i from, i to")]
                 }
-                try chains.move(from, to: to, on: bus)
+                try chains.move(from - 1, to: to - 1, on: bus)
             }
             return []
         } catch {

@@ -26,7 +26,7 @@ public final class FxFamily: AddressFamily {
     static func bus(ofChain address: String) -> InsertBus? { FxChainAddresses.bus(of: address) }
 
     static func descriptors(_ loaded: LoadedInsert, bus: InsertBus, index: Int) -> [ControlDescriptor] {
-        let base = "\(prefix)\(bus.name)/\(index)/"
+        let base = "\(prefix)\(bus.name)/\(index + 1)/"  // slots count from 1 on every surface
         var out = [ControlDescriptor(base + "bypass", .toggle, default: .bool(false), glide: nil,
                                      "bypass \(loaded.plugin.name) (a \(Int(InsertChains.fadeSeconds * 1000)) ms crossfade)")]
         for port in loaded.plugin.ports where port.kind == .controlIn || port.kind == .controlOut {
@@ -56,8 +56,8 @@ public final class FxFamily: AddressFamily {
         guard Self.owns(address) else { return nil }
         let pieces = address.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard pieces.count == 3, let bus = InsertBus.allCases.first(where: { $0.name == pieces[0] }),
-              let index = Int(pieces[1]) else { return nil }
-        let list = chains.chain(bus)
+              let number = Int(pieces[1]) else { return nil }
+        let list = chains.chain(bus), index = number - 1
         guard list.indices.contains(index) else { return nil }
         return (bus, list[index], index, String(pieces[2]))
     }

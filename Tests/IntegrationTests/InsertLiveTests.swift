@@ -15,10 +15,10 @@ final class InsertLiveTests: LiveClientTestCase {
         let (client, _, osc) = try startWithOSC(["--insert", "entrainment:\(Self.amp)", "--carrier", "200", "--beat", "10"], recorder: rec)
         defer { stopClient(client) }
         try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
-        XCTAssertEqual(osc.request("/fx/entrainment/0/gain")?.arguments.first?.number, 0)
+        XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, 0)
         let before = try rec.record()
-        osc.send("/fx/entrainment/0/gain", [.float(-12)])
-        XCTAssertEqual(osc.request("/fx/entrainment/0/gain")?.arguments.first?.number, -12)
+        osc.send("/fx/entrainment/1/gain", [.float(-12)])
+        XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -12)
         _ = try rec.record()  // the change lands within this take
         let after = try rec.record()
         for channel in 0..<2 {
@@ -26,7 +26,7 @@ final class InsertLiveTests: LiveClientTestCase {
             XCTAssertEqual(change, -12, accuracy: 0.2, "channel \(channel)")
         }
         // Out of range and read-only values are refused like any address's.
-        XCTAssertNotNil(osc.request("/fx/entrainment/0/gain", [.float(90)], reply: "/error"))
+        XCTAssertNotNil(osc.request("/fx/entrainment/1/gain", [.float(90)], reply: "/error"))
     }
 
     func testAddRepliesWithTheSlotAndRefusalsNameTheReason() throws {
@@ -42,16 +42,16 @@ final class InsertLiveTests: LiveClientTestCase {
         let deadline = Date().addingTimeInterval(10)
         while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil, Date() < deadline {}
         // The first add may wait for lilv to read every installed bundle.
-        XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)], timeout: 20)?.arguments, [.int32(0), .string(Self.amp)])
-        XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)])?.arguments, [.int32(1), .string(Self.amp)])
-        XCTAssertNotNil(osc.request("/fx/ambient/1/gain"))
+        XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)], timeout: 20)?.arguments, [.int32(1), .string(Self.amp)])
+        XCTAssertEqual(osc.request("/fx/ambient/add", [.string(Self.amp)])?.arguments, [.int32(2), .string(Self.amp)])
+        XCTAssertNotNil(osc.request("/fx/ambient/2/gain"))
         let missing = osc.request("/fx/ambient/add", [.string("http://example.org/none")], reply: "/error")
         XCTAssertTrue("\(missing?.arguments ?? [])".contains("no LV2 plugin with URI 'http://example.org/none' is installed"), "\(missing?.arguments ?? [])")
         let unsupported = osc.request("/fx/ambient/add", [.string(LV2TestBundle.uri)], reply: "/error")
         XCTAssertEqual(unsupported?.arguments, [.string("/fx/ambient/add"), .string(LV2TestBundle.refusal)])
-        osc.send("/fx/ambient/remove", [.int32(0)])
-        XCTAssertNotNil(osc.request("/fx/ambient/1/gain", reply: "/error"), "one slot left")
-        XCTAssertNotNil(osc.request("/fx/ambient/0/gain"))
+        osc.send("/fx/ambient/remove", [.int32(1)])
+        XCTAssertNotNil(osc.request("/fx/ambient/2/gain", reply: "/error"), "one slot left")
+        XCTAssertNotNil(osc.request("/fx/ambient/1/gain"))
     }
 
     /// A plugin reporting 10 ms of latency moves what our ports declare by 480 frames.
@@ -65,7 +65,7 @@ final class InsertLiveTests: LiveClientTestCase {
             jack_port_get_latency_range(jack_port_by_name(rec.client, "entrain:entrainment_L"), JackCaptureLatency, &range)
             return range.max
         }
-        osc.send("/fx/entrainment/0/delay", [.float(10)])
+        osc.send("/fx/entrainment/1/delay", [.float(10)])
         let deadline = Date().addingTimeInterval(5)
         while reported() != 71 + 480 && Date() < deadline { usleep(50_000) }
         XCTAssertEqual(reported(), 71 + 480)
@@ -83,12 +83,12 @@ final class InsertLiveTests: LiveClientTestCase {
         let osc = try OSCTestClient(targetPort: port)
         let deadline = Date().addingTimeInterval(10)
         while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil, Date() < deadline {}
-        osc.send("/fx/entrainment/0/gain", [.float(-9)])
+        osc.send("/fx/entrainment/1/gain", [.float(-9)])
         osc.send("/preset/save", [.string("With amp")])
         XCTAssertEqual(osc.request("/preset/list")?.arguments, [.string("With amp")])
-        osc.send("/fx/entrainment/remove", [.int32(0)])
-        XCTAssertNotNil(osc.request("/fx/entrainment/0/gain", reply: "/error"), "removed")
+        osc.send("/fx/entrainment/remove", [.int32(1)])
+        XCTAssertNotNil(osc.request("/fx/entrainment/1/gain", reply: "/error"), "removed")
         osc.send("/preset/load", [.string("With amp"), .float(0)])
-        XCTAssertEqual(osc.request("/fx/entrainment/0/gain")?.arguments.first?.number, -9, "the preset brought the amp back at -9 dB")
+        XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -9, "the preset brought the amp back at -9 dB")
     }
 }

@@ -60,15 +60,15 @@ final class InsertChainTests: XCTestCase {
         let family = FxFamily(wet.chains)
         space.add(family)
         try wet.chains.add(Self.amp, to: .entrainment)
-        let gain = try XCTUnwrap(space.lookup("/fx/entrainment/0/gain")).descriptor
+        let gain = try XCTUnwrap(space.lookup("/fx/entrainment/1/gain")).descriptor
         XCTAssertTrue(gain.summary.hasPrefix("Simple amplifier: Amps gain"), gain.summary)
         guard case .number(let range?, _, _, _) = gain.kind else { return XCTFail("gain should be a ranged number") }
         XCTAssertEqual(range, -70...70)
-        XCTAssertThrowsError(try space.parse("/fx/entrainment/0/gain", .number(71)))
-        try space.set([try space.parse("/fx/entrainment/0/gain", .text("-6"))])
-        XCTAssertEqual(try space.value(of: "/fx/entrainment/0/gain"), .number(-6))
-        XCTAssertNotNil(space.lookup("/fx/entrainment/0/bypass"))
-        XCTAssertNil(space.lookup("/fx/entrainment/1/gain"))
+        XCTAssertThrowsError(try space.parse("/fx/entrainment/1/gain", .number(71)))
+        try space.set([try space.parse("/fx/entrainment/1/gain", .text("-6"))])
+        XCTAssertEqual(try space.value(of: "/fx/entrainment/1/gain"), .number(-6))
+        XCTAssertNotNil(space.lookup("/fx/entrainment/1/bypass"))
+        XCTAssertNil(space.lookup("/fx/entrainment/2/gain"))
         dry.render(seconds: 0.5)
         wet.render(seconds: 0.5)
         XCTAssertEqual(wet.level(last: 0.25).0 - dry.level(last: 0.25).0, -6, accuracy: 0.05)
@@ -101,7 +101,7 @@ final class InsertChainTests: XCTestCase {
             let dry = try Rig(settings), wet = try Rig(settings)
             let space = AddressSpace([FxFamily(wet.chains)])
             try wet.chains.add("http://gareus.org/oss/lv2/fil4#stereo", to: .entrainment)
-            try space.set(["freq1": 1000.0, "gain1": 12, "q1": 0.5].map { try space.parse("/fx/entrainment/0/\($0.key)", .number($0.value)) })
+            try space.set(["freq1": 1000.0, "gain1": 12, "q1": 0.5].map { try space.parse("/fx/entrainment/1/\($0.key)", .number($0.value)) })
             dry.render(seconds: 1)
             wet.render(seconds: 1)
             let (dl, dr) = dry.level(last: 0.25), (wl, wr) = wet.level(last: 0.25)
@@ -155,9 +155,9 @@ final class InsertChainTests: XCTestCase {
         let rig = try Rig()
         let space = AddressSpace([FxFamily(rig.chains)])
         try rig.chains.add("urn:dragonfly:plate", to: .entrainment)
-        try space.set([try space.parse("/fx/entrainment/0/dry_level", .number(0)),
-                       try space.parse("/fx/entrainment/0/early_level", .number(100)),
-                       try space.parse("/fx/entrainment/0/decay", .number(4))])
+        try space.set([try space.parse("/fx/entrainment/1/dry_level", .number(0)),
+                       try space.parse("/fx/entrainment/1/early_level", .number(100)),
+                       try space.parse("/fx/entrainment/1/decay", .number(4))])
         rig.render(seconds: 1)
         XCTAssertGreaterThan(rig.level(last: 0.5).0, -30, "the reverb sounds")
         try rig.host.stop()
@@ -213,9 +213,9 @@ final class ChainPresetTests: XCTestCase {
         let space = AddressSpace([FxFamily(first.chains)])
         try first.chains.add(InsertChainTests.amp, to: .entrainment)
         try first.chains.add(InsertChainTests.lowpass, to: .entrainment)
-        try space.set([try space.parse("/fx/entrainment/0/gain", .number(-9)),
-                       try space.parse("/fx/entrainment/1/cutoff", .number(2000)),
-                       try space.parse("/fx/entrainment/1/bypass", .bool(true))])
+        try space.set([try space.parse("/fx/entrainment/1/gain", .number(-9)),
+                       try space.parse("/fx/entrainment/2/cutoff", .number(2000)),
+                       try space.parse("/fx/entrainment/2/bypass", .bool(true))])
         let stored = space.presetSnapshot()
         XCTAssertEqual(stored.map(\.address), ["/fx/entrainment/chain", "/fx/ambient/chain"], "the chain whole, no slot addresses")
         let text = try XCTUnwrap(stored.first?.value.text)
@@ -226,8 +226,8 @@ final class ChainPresetTests: XCTestCase {
         let restored = AddressSpace([FxFamily(second.chains)])
         try restored.set(stored.map { try restored.parse($0.address, $0.value) })
         XCTAssertEqual(second.chains.text(.entrainment), first.chains.text(.entrainment))
-        XCTAssertEqual(try restored.value(of: "/fx/entrainment/0/gain"), .number(-9))
-        XCTAssertEqual(try restored.value(of: "/fx/entrainment/1/bypass"), .bool(true))
+        XCTAssertEqual(try restored.value(of: "/fx/entrainment/1/gain"), .number(-9))
+        XCTAssertEqual(try restored.value(of: "/fx/entrainment/2/bypass"), .bool(true))
         first.render(seconds: 0.5)
         second.render(seconds: 0.5)
         XCTAssertEqual(second.level(last: 0.25).0, first.level(last: 0.25).0, accuracy: 0.01, "the restored chain sounds like the first")
@@ -235,7 +235,7 @@ final class ChainPresetTests: XCTestCase {
         let before = second.chains.chain(.entrainment).map { ObjectIdentifier($0) }
         try restored.set([try restored.parse("/fx/entrainment/chain", .text("\(InsertChainTests.amp) gain=-3 | \(InsertChainTests.lowpass)"))])
         XCTAssertEqual(second.chains.chain(.entrainment).map { ObjectIdentifier($0) }, before)
-        XCTAssertEqual(try restored.value(of: "/fx/entrainment/0/gain"), .number(-3))
+        XCTAssertEqual(try restored.value(of: "/fx/entrainment/1/gain"), .number(-3))
         XCTAssertThrowsError(try restored.set([try restored.parse("/fx/entrainment/chain", .text("\(InsertChainTests.amp) gain=99"))])) { error in
             XCTAssertTrue("\(error)".contains("out of range"), "\(error)")
         }
