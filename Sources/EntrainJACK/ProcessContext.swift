@@ -41,8 +41,25 @@ struct ProcessContext: ~Copyable {
     let anchorSequence = Atomic<Int>(0)
     let anchorFrame = Atomic<Int>(0)
     let anchorMicros = Atomic<UInt64>(0)
+    /// Light for senders on other threads (DMX): while `tapping`, light and haptic CV ports
+    /// nobody is connected to render into `tapScratch` (registered or not), and each period's
+    /// last values go into `tap`.
+    let tapping = Atomic<Bool>(false)
+    let tap: UnsafeMutablePointer<LightTapRing>
+    let tapScratch: UnsafeMutablePointer<Float>
+    static var tapScratchFrames: Int { 16_384 }
 
-    init() {}
+    init() {
+        tap = .allocate(capacity: 1)
+        tap.initialize(to: LightTapRing(capacity: 1024))
+        tapScratch = .allocate(capacity: LightTapFrame.count * Self.tapScratchFrames)
+        tapScratch.initialize(repeating: 0, count: LightTapFrame.count * Self.tapScratchFrames)
+    }
+
+    deinit {
+        tap.deinitialize(count: 1).deallocate()
+        tapScratch.deallocate()
+    }
 
     /// Control side: (engine frame, JACK µs) at the start of the latest cycle, nil before the first.
     /// A seqlock reader: the acquire load of the sequence orders the data loads after it, and the
@@ -109,6 +126,12 @@ struct ProcessContext: ~Copyable {
                 io.buffers[i] = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
             }
         }
+        let tapped = tapping.load(ordering: .relaxed) && Int(frames) <= Self.tapScratchFrames
+        if tapped {
+            for k in 0..<LightTapFrame.count where io.buffers[LightTapFrame.portIndex(k)] == nil {
+                io.buffers[LightTapFrame.portIndex(k)] = tapScratch + k * Self.tapScratchFrames
+            }
+        }
         if let engine {
             publishAnchor(engineFrame: engine.pointee.frame)
             engine.pointee.freewheeling = freewheeling.load(ordering: .relaxed)
@@ -116,11 +139,21 @@ struct ProcessContext: ~Copyable {
             engine.pointee.avLatencyFrames = audio - lightLatency.load(ordering: .relaxed)
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
+            if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
         } else {
             for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }
             }
         }
+    }
+
+    /// The light and touch values at the period's last frame, for the senders.
+    private func publishTap(_ io: PortBuffers, last frame: Int64, at offset: Int) {
+        var values = InlineArray<10, Float>(repeating: 0)
+        for k in 0..<LightTapFrame.count {
+            if let buffer = io.buffers[LightTapFrame.portIndex(k)] { values[k] = buffer[offset] }
+        }
+        _ = tap.pointee.push(LightTapFrame(frame: frame, values: values))
     }
 
     /// jack_get_cycle_times is real-time safe and gives the filtered start time of this cycle.

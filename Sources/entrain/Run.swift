@@ -19,6 +19,7 @@ struct Run: ParsableCommand {
     @OptionGroup var light: LightOptions
     @OptionGroup var ambient: AmbientOptions
     @OptionGroup var hrv: HRVOptions
+    @OptionGroup var dmx: DMXOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -99,9 +100,11 @@ struct Run: ParsableCommand {
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
-        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor)])
+        let lights = DMXFamily(dmx.settings)
+        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights])
         heart.monitor.attach(space)
         try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
+        try space.set((carried + (try engine.setChanges())).filter { $0.address.hasPrefix(DMXFamily.prefix) } + dmx.changes)
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)
@@ -119,6 +122,9 @@ struct Run: ParsableCommand {
         try managed?.restore(space: space, transport: transport) { SessionProgram(try SessionOption.load($0), sampleRate: client.sampleRate) }
         try client.activate(host: current.host)
         if autoconnect { try client.autoconnect() }
+        let dmxSender = try dmx.sender(family: lights, client: client, current: current, logger: logger)
+        dmxSender?.start()
+        defer { dmxSender?.stop() }  // a blackout frame, after the fade-out
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
         if let program {
             logger.info("session '\(program.session.name)': \(counted(program.session.stages.count, "stage")), \(Self.clock(program.session.duration))")
