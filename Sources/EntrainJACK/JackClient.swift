@@ -25,7 +25,11 @@ public final class JackClient: @unchecked Sendable {
         public var hapticCV = false
         /// Under a session manager: connections are its job (no auto-connect, none restored).
         public var managed = false
-        public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false, managed: Bool = false) {
+        /// Register midi_out and send MIDI clock and beat/onset notes from the beats found on beat_in.
+        public var midi: BeatMIDISettings?
+        public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false, managed: Bool = false,
+                    midi: BeatMIDISettings? = nil) {
+            self.midi = midi
             self.name = name
             self.server = server
             self.ledPorts = ledPorts
@@ -263,6 +267,7 @@ public final class JackClient: @unchecked Sendable {
                 if !serverGone {
                     jack_deactivate(client)
                     for (_, handle) in held.portHandles { jack_remove_properties(client, jack_port_uuid(handle)) }
+                    if let midi = context.pointee.midiOut { jack_remove_properties(client, jack_port_uuid(midi)) }
                 }
                 jack_client_close(client)
             }

@@ -48,6 +48,9 @@ struct ProcessContext: ~Copyable {
     let tap: UnsafeMutablePointer<LightTapRing>
     let tapScratch: UnsafeMutablePointer<Float>
     static var tapScratchFrames: Int { 16_384 }
+    /// MIDI out (--midi-clock): clock and notes from the beat analysis's events, frame-exact.
+    var midiOut: OpaquePointer?
+    var beatMIDI: BeatMIDI?
 
     init() {
         tap = .allocate(capacity: 1)
@@ -140,9 +143,26 @@ struct ProcessContext: ~Copyable {
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
             if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
+            if midiOut != nil { writeMIDI(engine, frames: frames) }
         } else {
             for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }
+            }
+        }
+    }
+
+    /// This period's beats and onsets as MIDI on midi_out (jack_midi_* are real-time safe).
+    private mutating func writeMIDI(_ engine: UnsafeMutablePointer<Engine>, frames: jack_nframes_t) {
+        guard let port = midiOut, let buffer = jack_port_get_buffer(port, frames), beatMIDI != nil else { return }
+        jack_midi_clear_buffer(buffer)
+        beatMIDI!.begin(start: engine.pointee.frame - Int64(frames), frames: Int(frames))
+        for k in 0..<engine.pointee.beatEventCount { beatMIDI!.take(engine.pointee.beatEvent(k)) }
+        beatMIDI!.finish()
+        for k in 0..<beatMIDI!.outCount {
+            let m = beatMIDI!.out[k]
+            var bytes = (m.b0, m.b1, m.b2)
+            _ = withUnsafeBytes(of: &bytes) {
+                jack_midi_event_write(buffer, jack_nframes_t(m.offset), $0.baseAddress!.assumingMemoryBound(to: jack_midi_data_t.self), Int(m.size))
             }
         }
     }

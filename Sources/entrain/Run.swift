@@ -20,6 +20,7 @@ struct Run: ParsableCommand {
     @OptionGroup var ambient: AmbientOptions
     @OptionGroup var hrv: HRVOptions
     @OptionGroup var dmx: DMXOptions
+    @OptionGroup var midi: MIDIOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -79,7 +80,7 @@ struct Run: ParsableCommand {
         do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
         let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
         let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
-                                                   managed: managed != nil), logger: logger)
+                                                   managed: managed != nil, midi: midi.settings), logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
