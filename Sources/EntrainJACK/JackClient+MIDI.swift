@@ -1,14 +1,19 @@
 import CJack
 import EntrainEngine
+import Foundation
 
 extension JackClient {
     /// The MIDI output's port name.
     public static let midiOutName = "midi_out"
 
-    /// midi_out, with the clock and notes' state, when asked for (on each open of a handle).
+    /// midi_out with the clock and notes' state when asked for, and the timebase master (on each
+    /// open of a handle).
     func registerMIDI(_ client: OpaquePointer) throws {
         context.pointee.midiOut = nil
         context.pointee.beatMIDI = nil
+        context.pointee.transport = TransportTempo()
+        context.pointee.midiFollowsTransport = options.midiFollowsTransport
+        if options.timebase { becomeTimebaseMaster(client) }
         guard let settings = options.midi else { return }
         guard let port = jack_port_register(client, Self.midiOutName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue | JackPortIsTerminal.rawValue), 0) else {
             throw JackError.cannotRegister(port: Self.midiOutName)
@@ -18,5 +23,20 @@ extension JackClient {
         }
         context.pointee.beatMIDI = BeatMIDI(settings: settings, sampleRate: Double(jack_get_sample_rate(client)))
         context.pointee.midiOut = port
+    }
+
+    /// Conditionally: a DAW already master keeps the role (logged).
+    private func becomeTimebaseMaster(_ client: OpaquePointer) {
+        let code = jack_set_timebase_callback(client, 1, { _, _, position, newPosition, arg in
+            guard let position else { return }
+            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.transport.fill(position, newPosition: newPosition != 0)
+        }, UnsafeMutableRawPointer(context))
+        if code == EBUSY {
+            logger.warning("--timebase: another client is JACK's timebase master; not taking over")
+        } else if code != 0 {
+            logger.warning("--timebase: JACK refused the timebase callback (\(code))")
+        } else {
+            logger.info("timebase master: bars and beats at the tempo found on beat_in (120 BPM until one is)")
+        }
     }
 }

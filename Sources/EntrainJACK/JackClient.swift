@@ -27,9 +27,15 @@ public final class JackClient: @unchecked Sendable {
         public var managed = false
         /// Register midi_out and send MIDI clock and beat/onset notes from the beats found on beat_in.
         public var midi: BeatMIDISettings?
+        /// The MIDI clock follows JACK transport (when it rolls with bars and beats) instead of beat_in.
+        public var midiFollowsTransport = false
+        /// Act as JACK's timebase master (if none is) with bars and beats at the detected tempo.
+        public var timebase = false
         public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false, managed: Bool = false,
-                    midi: BeatMIDISettings? = nil) {
+                    midi: BeatMIDISettings? = nil, midiFollowsTransport: Bool = false, timebase: Bool = false) {
             self.midi = midi
+            self.midiFollowsTransport = midiFollowsTransport
+            self.timebase = timebase
             self.name = name
             self.server = server
             self.ledPorts = ledPorts

@@ -51,6 +51,9 @@ struct ProcessContext: ~Copyable {
     /// MIDI out (--midi-clock): clock and notes from the beat analysis's events, frame-exact.
     var midiOut: OpaquePointer?
     var beatMIDI: BeatMIDI?
+    /// The MIDI clock follows JACK transport's beats instead of beat_in's.
+    var midiFollowsTransport = false
+    var transport = TransportTempo()
 
     init() {
         tap = .allocate(capacity: 1)
@@ -143,6 +146,7 @@ struct ProcessContext: ~Copyable {
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
             if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
+            noteDetectedTempo(engine)
             if midiOut != nil { writeMIDI(engine, frames: frames) }
         } else {
             for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
@@ -151,12 +155,26 @@ struct ProcessContext: ~Copyable {
         }
     }
 
+    /// The tempo the timebase master publishes: the latest beat's.
+    private mutating func noteDetectedTempo(_ engine: UnsafeMutablePointer<Engine>) {
+        for k in 0..<Engine.beatEventCount(engine) where Engine.beatEvent(engine, k).kind == .beat && Engine.beatEvent(engine, k).bpm > 0 {
+            transport.detectedBPM = Double(Engine.beatEvent(engine, k).bpm)
+        }
+    }
+
     /// This period's beats and onsets as MIDI on midi_out (jack_midi_* are real-time safe).
     private mutating func writeMIDI(_ engine: UnsafeMutablePointer<Engine>, frames: jack_nframes_t) {
         guard let port = midiOut, let buffer = jack_port_get_buffer(port, frames), beatMIDI != nil else { return }
         jack_midi_clear_buffer(buffer)
-        beatMIDI!.begin(start: engine.pointee.frame - Int64(frames), frames: Int(frames))
-        for k in 0..<engine.pointee.beatEventCount { beatMIDI!.take(engine.pointee.beatEvent(k)) }
+        let start = engine.pointee.frame - Int64(frames)
+        beatMIDI!.begin(start: start, frames: Int(frames))
+        if midiFollowsTransport, let client {
+            let stopped = transport.beats(client, start: start, frames: Int(frames)) { beatMIDI!.take($0) }
+            if stopped { beatMIDI!.stop(at: start) }
+        }
+        for k in 0..<Engine.beatEventCount(engine) where !(midiFollowsTransport && Engine.beatEvent(engine, k).kind == .beat) {
+            beatMIDI!.take(Engine.beatEvent(engine, k))
+        }
         beatMIDI!.finish()
         for k in 0..<beatMIDI!.outCount {
             let m = beatMIDI!.out[k]

@@ -80,7 +80,8 @@ struct Run: ParsableCommand {
         do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
         let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
         let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
-                                                   managed: managed != nil, midi: midi.settings), logger: logger)
+                                                   managed: managed != nil, midi: midi.settings,
+                                                   midiFollowsTransport: midi.source == "transport", timebase: midi.timebase), logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,

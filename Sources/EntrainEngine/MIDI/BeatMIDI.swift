@@ -78,6 +78,14 @@ public struct BeatMIDI {
         }
     }
 
+    /// The clock's source stopped (JACK transport): Stop now, no more clocks.
+    public mutating func stop(at frame: Int64) {
+        guard running else { return }
+        emit(Self.stopByte, at: max(start, min(end - 1, frame)))
+        running = false
+        nextTick = 24
+    }
+
     /// After the period's events: the rest of its clocks, note-offs and a stop; then every
     /// message in frame order.
     public mutating func finish() {
