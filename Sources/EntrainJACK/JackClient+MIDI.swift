@@ -1,19 +1,33 @@
 import CJack
+import EntrainCore
 import EntrainEngine
 import Foundation
 
 extension JackClient {
     /// The MIDI output's port name.
     public static let midiOutName = "midi_out"
+    public static let midiInName = "midi_in"
+
+    /// Control side: what came in on midi_in since the last call, oldest first.
+    public func takeMIDIInput(_ body: (MIDIInEvent) -> Void) {
+        while let event = context.pointee.midiInRing.pointee.popFirst() { body(event) }
+    }
 
     /// midi_out with the clock and notes' state when asked for, and the timebase master (on each
     /// open of a handle).
     func registerMIDI(_ client: OpaquePointer) throws {
         context.pointee.midiOut = nil
+        context.pointee.midiIn = nil
         context.pointee.beatMIDI = nil
         context.pointee.transport = TransportTempo()
         context.pointee.midiFollowsTransport = options.midiFollowsTransport
         if options.timebase { becomeTimebaseMaster(client) }
+        if options.midiIn {
+            guard let port = jack_port_register(client, Self.midiInName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue | JackPortIsTerminal.rawValue), 0) else {
+                throw JackError.cannotRegister(port: Self.midiInName)
+            }
+            context.pointee.midiIn = port
+        }
         guard let settings = options.midi else { return }
         guard let port = jack_port_register(client, Self.midiOutName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue | JackPortIsTerminal.rawValue), 0) else {
             throw JackError.cannotRegister(port: Self.midiOutName)

@@ -31,8 +31,11 @@ public final class JackClient: @unchecked Sendable {
         public var midiFollowsTransport = false
         /// Act as JACK's timebase master (if none is) with bars and beats at the detected tempo.
         public var timebase = false
+        /// Register midi_in: notes and control changes for the address space.
+        public var midiIn = false
         public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false, managed: Bool = false,
-                    midi: BeatMIDISettings? = nil, midiFollowsTransport: Bool = false, timebase: Bool = false) {
+                    midi: BeatMIDISettings? = nil, midiFollowsTransport: Bool = false, timebase: Bool = false, midiIn: Bool = false) {
+            self.midiIn = midiIn
             self.midi = midi
             self.midiFollowsTransport = midiFollowsTransport
             self.timebase = timebase
@@ -274,6 +277,7 @@ public final class JackClient: @unchecked Sendable {
                     jack_deactivate(client)
                     for (_, handle) in held.portHandles { jack_remove_properties(client, jack_port_uuid(handle)) }
                     if let midi = context.pointee.midiOut { jack_remove_properties(client, jack_port_uuid(midi)) }
+                    if let midi = context.pointee.midiIn { jack_remove_properties(client, jack_port_uuid(midi)) }
                 }
                 jack_client_close(client)
             }

@@ -53,6 +53,9 @@ struct ProcessContext: ~Copyable {
     var beatMIDI: BeatMIDI?
     /// The MIDI clock follows JACK transport's beats instead of beat_in's.
     var midiFollowsTransport = false
+    /// MIDI in (--midi-in): every message queued for the control side.
+    var midiIn: OpaquePointer?
+    let midiInRing: UnsafeMutablePointer<MIDIInRing>
     var transport = TransportTempo()
 
     init() {
@@ -60,11 +63,14 @@ struct ProcessContext: ~Copyable {
         tap.initialize(to: LightTapRing(capacity: 1024))
         tapScratch = .allocate(capacity: LightTapFrame.count * Self.tapScratchFrames)
         tapScratch.initialize(repeating: 0, count: LightTapFrame.count * Self.tapScratchFrames)
+        midiInRing = .allocate(capacity: 1)
+        midiInRing.initialize(to: MIDIInRing(capacity: 1024))
     }
 
     deinit {
         tap.deinitialize(count: 1).deallocate()
         tapScratch.deallocate()
+        midiInRing.deinitialize(count: 1).deallocate()
     }
 
     /// Control side: (engine frame, JACK µs) at the start of the latest cycle, nil before the first.
@@ -148,10 +154,23 @@ struct ProcessContext: ~Copyable {
             if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
             noteDetectedTempo(engine)
             if midiOut != nil { writeMIDI(engine, frames: frames) }
+            if midiIn != nil { readMIDI(start: engine.pointee.frame - Int64(frames), frames: frames) }
         } else {
             for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }
             }
+        }
+    }
+
+    /// midi_in's messages of this period onto the ring (a full ring drops them: the control side stalled).
+    private func readMIDI(start: Int64, frames: jack_nframes_t) {
+        guard let port = midiIn, let buffer = jack_port_get_buffer(port, frames) else { return }
+        for i in 0..<jack_midi_get_event_count(buffer) {
+            var event = jack_midi_event_t()
+            guard jack_midi_event_get(&event, buffer, i) == 0, event.size > 0, let data = event.buffer else { continue }
+            let size = min(3, event.size)
+            _ = midiInRing.pointee.push(MIDIInEvent(frame: start + Int64(event.time), size: UInt8(size), b0: data[0],
+                                                    b1: size > 1 ? data[1] : 0, b2: size > 2 ? data[2] : 0))
         }
     }
 

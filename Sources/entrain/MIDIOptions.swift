@@ -9,6 +9,8 @@ struct MIDIOptions: ParsableArguments {
     var source = "beat"
     @Flag(name: .customLong("timebase"), help: "Be JACK's timebase master (unless another client is): 4/4 bars and beats at the tempo found on beat_in, so a DAW can follow.")
     var timebase = false
+    @Flag(name: .customLong("midi-in"), help: "Register midi_in: notes set the LED and haptic manual levels, controllers move the addresses bound by /midi/map or /midi/learn.")
+    var input = false
     @Option(name: .customLong("midi-channel"), help: "MIDI channel of the notes, 1-16 (default 10, drums).")
     var channel = 10
     @Option(name: .customLong("midi-beat-note"), help: "Note on each beat, 0-127, or -1 for none (default 36).")

@@ -81,7 +81,8 @@ struct Run: ParsableCommand {
         let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
         let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
                                                    managed: managed != nil, midi: midi.settings,
-                                                   midiFollowsTransport: midi.source == "transport", timebase: midi.timebase), logger: logger)
+                                                   midiFollowsTransport: midi.source == "transport", timebase: midi.timebase,
+                                                   midiIn: midi.input), logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
@@ -103,10 +104,13 @@ struct Run: ParsableCommand {
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
         let lights = DMXFamily(dmx.settings)
-        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights])
+        let midiIn = MIDIFamily()
+        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn])
         heart.monitor.attach(space)
+        midiIn.attach(space)
         try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
-        try space.set((carried + (try engine.setChanges())).filter { $0.address.hasPrefix(DMXFamily.prefix) } + dmx.changes)
+        try space.set((carried + (try engine.setChanges())).filter { $0.address.hasPrefix(DMXFamily.prefix) || $0.address.hasPrefix(MIDIFamily.prefix) }
+                      + dmx.changes)
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)
@@ -127,6 +131,9 @@ struct Run: ParsableCommand {
         let dmxSender = try dmx.sender(family: lights, client: client, current: current, logger: logger)
         dmxSender?.start()
         defer { dmxSender?.stop() }  // a blackout frame, after the fade-out
+        let midiInput = midi.input ? MIDIInput(family: midiIn, space: space, logger: logger) { client.takeMIDIInput($0) } : nil
+        midiInput?.start()
+        defer { midiInput?.stop() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
         if let program {
             logger.info("session '\(program.session.name)': \(counted(program.session.stages.count, "stage")), \(Self.clock(program.session.duration))")

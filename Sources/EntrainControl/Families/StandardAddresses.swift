@@ -8,7 +8,7 @@ import Kessho
 /// against them before anything plays, with the same rules as OSC.
 public enum StandardAddresses {
     public static let space: [ControlDescriptor] = EngineFamily.standardDescriptors + AmbientFamily.standardDescriptors + HRVFamily.standardDescriptors
-        + DMXFamily.standardDescriptors
+        + DMXFamily.standardDescriptors + MIDIFamily.standardDescriptors
     private static let byAddress = Dictionary(uniqueKeysWithValues: space.map { ($0.address, $0) })
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
@@ -18,7 +18,7 @@ public enum StandardAddresses {
     /// listener's, fixed at start).
     public static func isTransient(_ address: String) -> Bool { transient.contains(address) }
     static let transient: Set<String> = ["/led/arm", AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality",
-                                          DMXFamily.prefix + "universe"]
+                                          DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn"]
 
     /// `given` for `address`, checked.
     public static func parse(_ address: String, _ given: ControlValue) throws(ControlError) -> ControlChange {
