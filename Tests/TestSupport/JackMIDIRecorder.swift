@@ -37,12 +37,7 @@ public final class JackMIDIRecorder {
     private let state: UnsafeMutablePointer<State>
 
     public init(server: String, name: String = "midirec", capacity: Int = 100_000) throws {
-        var status = jack_status_t(rawValue: 0)
-        guard let client = entrain_jack_client_open(name, JackNoStartServer, &status, server) else {
-            throw TestSupportError.cannotOpenClient
-        }
-        self.client = client
-        self.name = String(cString: jack_get_client_name(client))
+        (client, self.name) = try JackTestClients.open(name, server: server)
         state = .allocate(capacity: 1)
         state.initialize(to: State(capacity: capacity))
         state.pointee.port = jack_port_register(client, "in", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
@@ -75,13 +70,7 @@ public final class JackMIDIRecorder {
 
     /// Connect `source` (e.g. "entrain:midi_out") to our input, retrying until JACK accepts.
     public func connect(from source: String, timeout: TimeInterval = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let code = jack_connect(client, source, "\(name):in")
-            if code == 0 || code == EEXIST { return }
-            if Date() > deadline { throw TestSupportError.timeout("connecting \(source) (error \(code))") }
-            usleep(20_000)
-        }
+        try JackTestClients.connect(client, source, "\(name):in", timeout: timeout)
     }
 
     /// Every event so far, in order.

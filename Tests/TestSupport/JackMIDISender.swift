@@ -23,12 +23,7 @@ public final class JackMIDISender {
     private let state: UnsafeMutablePointer<State>
 
     public init(server: String, name: String = "midisend") throws {
-        var status = jack_status_t(rawValue: 0)
-        guard let client = entrain_jack_client_open(name, JackNoStartServer, &status, server) else {
-            throw TestSupportError.cannotOpenClient
-        }
-        self.client = client
-        self.name = String(cString: jack_get_client_name(client))
+        (client, self.name) = try JackTestClients.open(name, server: server)
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         state.pointee.port = jack_port_register(client, "out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0)
@@ -54,13 +49,7 @@ public final class JackMIDISender {
 
     /// Connect our output to `destination` (e.g. "entrain:midi_in"), retrying until JACK accepts.
     public func connect(to destination: String, timeout: TimeInterval = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let code = jack_connect(client, "\(name):out", destination)
-            if code == 0 || code == EEXIST { return }
-            if Date() > deadline { throw TestSupportError.timeout("connecting to \(destination) (error \(code))") }
-            usleep(20_000)
-        }
+        try JackTestClients.connect(client, "\(name):out", destination, timeout: timeout)
     }
 
     /// A three-byte message (note, controller), sent in the next cycle.
