@@ -73,6 +73,13 @@ struct Run: ParsableCommand {
         }
         let values = try light.apply(to: try engine.parameterValues(over: base, otherFamiliesHandled: true))
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
+        // DMX and MIDI settings (preset, --set, their options), checked before JACK is touched.
+        let lights = DMXFamily(dmx.settings), midiIn = MIDIFamily()
+        let rigChanges = (carried + (try engine.setChanges())).filter { $0.address.hasPrefix(DMXFamily.prefix) || $0.address.hasPrefix(MIDIFamily.prefix) } + dmx.changes
+        do {
+            try lights.set(rigChanges.filter { $0.address.hasPrefix(DMXFamily.prefix) }, at: nil)
+            try midiIn.set(rigChanges.filter { $0.address.hasPrefix(MIDIFamily.prefix) }, at: nil)
+        } catch { throw ValidationError("\(error)") }
         SignalWatcher.install()
 
         // Under a session manager, nothing touches JACK before it opens a session for us.
@@ -103,14 +110,10 @@ struct Run: ParsableCommand {
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
-        let lights = DMXFamily(dmx.settings)
-        let midiIn = MIDIFamily()
         let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn])
         heart.monitor.attach(space)
         midiIn.attach(space)
         try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
-        try space.set((carried + (try engine.setChanges())).filter { $0.address.hasPrefix(DMXFamily.prefix) || $0.address.hasPrefix(MIDIFamily.prefix) }
-                      + dmx.changes)
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)
