@@ -2,11 +2,24 @@ import CJack
 import EntrainCore
 import EntrainEngine
 import Foundation
+import Synchronization
 
 extension JackClient {
     /// The MIDI output's port name.
     public static let midiOutName = "midi_out"
     public static let midiInName = "midi_in"
+
+    /// Control side: where the phrase grid's beats fall (a beat's engine frame, its number since the
+    /// epoch, a beat's length in frames), for the MIDI clock while nothing is found on beat_in.
+    public func publishPhraseBeats(frame: Int64, index: Int, periodFrames: Double) {
+        let sequence = context.pointee.gridSequence.load(ordering: .relaxed)
+        context.pointee.gridSequence.store(sequence + 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        context.pointee.gridFrame.store(Int(frame), ordering: .relaxed)
+        context.pointee.gridIndex.store(index, ordering: .relaxed)
+        context.pointee.gridPeriod.store(periodFrames.bitPattern, ordering: .relaxed)
+        context.pointee.gridSequence.store(sequence + 2, ordering: .releasing)
+    }
 
     /// Control side: what came in on midi_in since the last call, oldest first.
     public func takeMIDIInput(_ body: (MIDIInEvent) -> Void) {
@@ -20,6 +33,8 @@ extension JackClient {
         context.pointee.midiIn = nil
         context.pointee.beatMIDI = nil
         context.pointee.transport = TransportTempo()
+        context.pointee.lastGridBeat = -1
+        context.pointee.lastDetected = (Int64.min / 2, 0)
         context.pointee.midiFollowsTransport = options.midiFollowsTransport
         if options.timebase { becomeTimebaseMaster(client) }
         if options.midiIn {

@@ -134,6 +134,8 @@ struct Run: ParsableCommand {
         let dmxSender = try dmx.sender(family: lights, client: client, current: current, logger: logger)
         dmxSender?.start()
         defer { dmxSender?.stop() }  // a blackout frame, after the fade-out
+        let phraseBeats = midi.clock ? PhraseBeatFeed(conductor: conductor, client: client) : nil
+        defer { phraseBeats?.stop() }
         let midiInput = midi.input ? MIDIInput(family: midiIn, space: space, logger: logger) { client.takeMIDIInput($0) } : nil
         midiInput?.start()
         defer { midiInput?.stop() }

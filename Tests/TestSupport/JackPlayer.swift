@@ -70,6 +70,12 @@ public final class JackPlayer {
         state.pointee.playing.store(true, ordering: .releasing)
     }
 
+    /// The JACK frame time at which the first sample played, nil before.
+    public var startFrame: Int? {
+        let frame = state.pointee.startFrame.load(ordering: .acquiring)
+        return frame < 0 ? nil : frame
+    }
+
     public var isFinished: Bool { state.pointee.position.load(ordering: .acquiring) >= state.pointee.count }
 
     /// Unix time at which the first sample was played (nil before it was).
