@@ -305,10 +305,16 @@ public final class AmbientConductor: @unchecked Sendable {
     }
 
     private var drumClock: DrumClock {
-        let bpm = min(max(current.number("drumEuclidBaseBPM") ?? 120, 1), 1000)
-        let tempo = min(max(current.number("drumEuclidTempo") ?? 1, 0.25), 4)
-        return DrumClock(grid: grid, external: external, beatSeconds: 60 / (bpm * tempo), tempo: tempo)
+        DrumClock(grid: grid, external: external, beatSeconds: Self.phraseBeatSeconds(current), tempo: Self.drumTempo(current))
     }
+
+    /// The drums' beat on the engine's own grid, seconds: drumEuclidBaseBPM × drumEuclidTempo
+    /// (beats counted from the Unix epoch).
+    public static func phraseBeatSeconds(_ state: KesshoState) -> Double {
+        60 / (min(max(state.number("drumEuclidBaseBPM") ?? 120, 1), 1000) * drumTempo(state))
+    }
+
+    static func drumTempo(_ state: KesshoState) -> Double { min(max(state.number("drumEuclidTempo") ?? 1, 0.25), 4) }
 
     // MARK: Transport
 

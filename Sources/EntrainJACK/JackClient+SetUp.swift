@@ -23,6 +23,7 @@ extension JackClient {
             context.pointee.ports[port.rawValue] = handle
             setMetadata(client, handle, port)
         }
+        try registerMIDI(client)
         installCallbacks(client)
         context.pointee.serverGone.store(false, ordering: .releasing)
     }

@@ -25,7 +25,20 @@ public final class JackClient: @unchecked Sendable {
         public var hapticCV = false
         /// Under a session manager: connections are its job (no auto-connect, none restored).
         public var managed = false
-        public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false, managed: Bool = false) {
+        /// Register midi_out and send MIDI clock and beat/onset notes from the beats found on beat_in.
+        public var midi: BeatMIDISettings?
+        /// The MIDI clock follows JACK transport (when it rolls with bars and beats) instead of beat_in.
+        public var midiFollowsTransport = false
+        /// Act as JACK's timebase master (if none is) with bars and beats at the detected tempo.
+        public var timebase = false
+        /// Register midi_in: notes and control changes for the address space.
+        public var midiIn = false
+        public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false, managed: Bool = false,
+                    midi: BeatMIDISettings? = nil, midiFollowsTransport: Bool = false, timebase: Bool = false, midiIn: Bool = false) {
+            self.midiIn = midiIn
+            self.midi = midi
+            self.midiFollowsTransport = midiFollowsTransport
+            self.timebase = timebase
             self.name = name
             self.server = server
             self.ledPorts = ledPorts
@@ -263,6 +276,8 @@ public final class JackClient: @unchecked Sendable {
                 if !serverGone {
                     jack_deactivate(client)
                     for (_, handle) in held.portHandles { jack_remove_properties(client, jack_port_uuid(handle)) }
+                    if let midi = context.pointee.midiOut { jack_remove_properties(client, jack_port_uuid(midi)) }
+                    if let midi = context.pointee.midiIn { jack_remove_properties(client, jack_port_uuid(midi)) }
                 }
                 jack_client_close(client)
             }

@@ -21,6 +21,8 @@ struct Run: ParsableCommand {
     @OptionGroup var ambient: AmbientOptions
     @OptionGroup var hrv: HRVOptions
     @OptionGroup var inserts: InsertOptions
+    @OptionGroup var dmx: DMXOptions
+    @OptionGroup var midi: MIDIOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -73,6 +75,13 @@ struct Run: ParsableCommand {
         }
         let values = try light.apply(to: try engine.parameterValues(over: base, otherFamiliesHandled: true))
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
+        // DMX and MIDI settings (preset, --set, their options), checked before JACK is touched.
+        let lights = DMXFamily(dmx.settings), midiIn = MIDIFamily()
+        let rigChanges = (carried + (try engine.setChanges())).filter { $0.address.hasPrefix(DMXFamily.prefix) || $0.address.hasPrefix(MIDIFamily.prefix) } + dmx.changes
+        do {
+            try lights.set(rigChanges.filter { $0.address.hasPrefix(DMXFamily.prefix) }, at: nil)
+            try midiIn.set(rigChanges.filter { $0.address.hasPrefix(MIDIFamily.prefix) }, at: nil)
+        } catch { throw ValidationError("\(error)") }
         SignalWatcher.install()
 
         // Under a session manager, nothing touches JACK before it opens a session for us.
@@ -80,7 +89,9 @@ struct Run: ParsableCommand {
         do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
         let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
         let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
-                                                   managed: managed != nil), logger: logger)
+                                                   managed: managed != nil, midi: midi.settings,
+                                                   midiFollowsTransport: midi.source == "transport", timebase: midi.timebase,
+                                                   midiIn: midi.input), logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
@@ -101,9 +112,10 @@ struct Run: ParsableCommand {
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
-        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor)])
+        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn])
         heart.monitor.attach(space)
         let fx = try inserts.start(host: current.host, space: space, changes: try engine.setChanges())
+        midiIn.attach(space)
         try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
@@ -124,6 +136,14 @@ struct Run: ParsableCommand {
         let fxChores = InsertHousekeeping(fx.chains) { client.outputLatencyChanged(of: current.host) }
         defer { fxChores.stop() }
         if autoconnect { try client.autoconnect() }
+        let dmxSender = try dmx.sender(family: lights, client: client, current: current, logger: logger)
+        dmxSender?.start()
+        defer { dmxSender?.stop() }  // a blackout frame, after the fade-out
+        let phraseBeats = midi.clock ? PhraseBeatFeed(conductor: conductor, client: client) : nil
+        defer { phraseBeats?.stop() }
+        let midiInput = midi.input ? MIDIInput(family: midiIn, space: space, logger: logger) { client.takeMIDIInput($0) } : nil
+        midiInput?.start()
+        defer { midiInput?.stop() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
         if let program {
             logger.info("session '\(program.session.name)': \(counted(program.session.stages.count, "stage")), \(Self.clock(program.session.duration))")

@@ -29,8 +29,12 @@ final class RealtimeProbeTests: LiveClientTestCase {
         // The ambient engine too, with a preset whose sliders walk (settings events at 10 Hz), with the
         // lead and drums busy (note and hit events, FM and drum voices starting on the process thread).
         let ambient = ["--ambient-preset", Fixtures.shippedAmbientPresets.appendingPathComponent("Full_Tide.json").path]
+        // DMX (the light rendered for it and queued every period) and MIDI clock and notes too.
+        let dmx = try DMXTestReceiver(.artNet)
+        defer { dmx.stop() }
+        let rig = ["--artnet", "127.0.0.1:\(dmx.port)", "--dmx-map", "1=led,2=haptic_intensity:16", "--midi-clock"]
         let client = try startClient(["--noise", "pink", "--noise-level", "0.3", "--fade-in", "0.5", "--fade-out", "0.5",
-                                      "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"] + ambient,
+                                      "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"] + ambient + rig,
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],
                                      recorder: rec)
         // Drums into beat_in: FFTW, onsets, beats and the event ring all run on the process thread.
@@ -39,6 +43,8 @@ final class RealtimeProbeTests: LiveClientTestCase {
         let drums = try JackPlayer(server: server.name, samples: Array(item.samples.prefix(6 * server.sampleRate)), name: "drums")
         try drums.connect(to: "entrain:beat_in")
         drums.play()
+        let midi = try JackMIDIRecorder(server: server.name)
+        try midi.connect(from: "entrain:midi_out")
         try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])  // graph changes while running
         _ = try rec.record()
         try rec.connect(["entrain:ambient_L", "entrain:ambient_R"])
@@ -47,6 +53,8 @@ final class RealtimeProbeTests: LiveClientTestCase {
         _ = try rec.record()
         stopClient(client)  // the stop command and the fade-out run on the process thread too
         try assertClean(report)
+        XCTAssertGreaterThan(dmx.received.frames.count, 100, "DMX was sent meanwhile")
+        XCTAssertGreaterThan(midi.events.filter { $0.bytes == [0xF8] }.count, 100, "and MIDI clock")
     }
 
     /// Hosted LV2 plugins on both buses (swh, mda, LSP with its atom ports), changed over OSC while
