@@ -75,6 +75,12 @@ struct Run: ParsableCommand {
         }
         let values = try light.apply(to: try engine.parameterValues(over: base, otherFamiliesHandled: true))
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
+        SignalWatcher.install()
+
+        // Under a session manager, nothing touches JACK before it opens a session for us.
+        let managed: ManagedSession?
+        do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
+        let (dmx, midi) = try Self.rigOptions(stored: managed?.stored, given: self.dmx, self.midi)
         // DMX and MIDI settings (preset, --set, their options), checked before JACK is touched.
         let lights = DMXFamily(dmx.settings), midiIn = MIDIFamily()
         let rigChanges = (carried + (try engine.setChanges())).filter { $0.address.hasPrefix(DMXFamily.prefix) || $0.address.hasPrefix(MIDIFamily.prefix) } + dmx.changes
@@ -82,11 +88,6 @@ struct Run: ParsableCommand {
             try lights.set(rigChanges.filter { $0.address.hasPrefix(DMXFamily.prefix) }, at: nil)
             try midiIn.set(rigChanges.filter { $0.address.hasPrefix(MIDIFamily.prefix) }, at: nil)
         } catch { throw ValidationError("\(error)") }
-        SignalWatcher.install()
-
-        // Under a session manager, nothing touches JACK before it opens a session for us.
-        let managed: ManagedSession?
-        do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
         let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
         let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
                                                    managed: managed != nil, midi: midi.settings,
@@ -160,7 +161,8 @@ struct Run: ParsableCommand {
         let managedState = { [preset, ambient] () -> (NSMState, String) in
             let place = transport.place
             let playing = place.flatMap { p in p.file.map { NSMState.SessionPlace(file: $0.path, state: p.state.rawValue, position: p.position) } }
-            return (NSMState(session: playing, preset: preset, ambientPreset: ambient.presetArgument, ledPorts: ledPorts, hapticCV: hapticCV),
+            return (NSMState(session: playing, preset: preset, ambientPreset: ambient.presetArgument, ledPorts: ledPorts, hapticCV: hapticCV,
+                             dmx: dmx.arguments, midi: midi.arguments),
                     library.presets.document(name: "session state", entries: space.presetSnapshot()))
         }
         managed?.opened(managedState)

@@ -5,7 +5,8 @@ import XCTest
 
 /// entrain under a session manager, end to end against a small NSM server written from the
 /// protocol: announce, open (JACK only after it), save writes the state under the path, a new
-/// run opened on the same path restores it, SIGTERM ends it.
+/// run opened on the same path restores it — values, the session's place, the DMX and MIDI rig
+/// and the plugin chain, with no arguments as a manager starts it — and SIGTERM ends it.
 final class NSMTests: LiveClientTestCase {
     func testTheNSMExchangeEndToEnd() throws {
         let server = try self.server
@@ -21,8 +22,12 @@ final class NSMTests: LiveClientTestCase {
         // First run: a new client in the session.
         let nsm = try NSMTestServer()
         let port = freePort()
+        let dmx = try DMXTestReceiver(.artNet)
+        defer { dmx.stop() }
+        let rig = ["--artnet", "127.0.0.1:\(dmx.port)", "--dmx-map", "1=led", "--midi-clock",
+                   "--insert", "entrainment:http://plugin.org.uk/swh-plugins/amp"]
         let first = try EntrainBinary.launch(["run", "--quiet", "--no-restore", "--autoconnect", "--osc-port", "\(port)",
-                                              "--session", sessionFile.path, "--fade-out", "0.2"],
+                                              "--session", sessionFile.path, "--fade-out", "0.2"] + rig,
                                              environment: server.environment.merging(["NSM_URL": nsm.url]) { $1 })
         defer { if first.process.isRunning { first.signal(SIGKILL, waitUpTo: 2) } }
         let announce = try XCTUnwrap(nsm.wait(for: "/nsm/server/announce"), first.result().error)
@@ -46,6 +51,7 @@ final class NSMTests: LiveClientTestCase {
         let osc = try OSCTestClient(targetPort: port)
         try waitFor("OSC") { osc.request("/ping", reply: "/pong", timeout: 0.2) != nil }
         osc.send("/haptic/intensity", [.float(0.4)])
+        osc.send("/fx/entrainment/1/gain", [.float(-6)])
         osc.send("/ambient/reverbLevel", [.float(0.25)])
         XCTAssertNotNil(nsm.wait(for: "/nsm/client/is_dirty"), "a change makes it dirty")
         usleep(1_000_000)
@@ -55,11 +61,14 @@ final class NSMTests: LiveClientTestCase {
         let values = try String(contentsOfFile: path + "/values.json", encoding: .utf8)
         XCTAssertTrue(values.contains(#""/haptic/intensity": 0.4"#), values)
         XCTAssertTrue(values.contains(#""/ambient/reverbLevel": 0.25"#), values)
+        XCTAssertTrue(values.contains("/fx/entrainment/chain") && values.contains("gain=-6"), values)
         let state = try JSONDecoder().decode(NSMState.self, from: Data(contentsOf: URL(fileURLWithPath: path + "/state.json")))
         XCTAssertEqual(state.session?.file, sessionFile.path)
         XCTAssertEqual(state.session?.state, "playing")
         let savedPosition = try XCTUnwrap(state.session?.position)
         XCTAssertGreaterThan(savedPosition, 0.5)
+        XCTAssertEqual(state.dmx?.prefix(2), ["--artnet", "127.0.0.1:\(dmx.port)"])
+        XCTAssertEqual(state.midi?.first, "--midi-clock")
         XCTAssertEqual(Set(nsm.log.map(\.port)).count, 1, "every message from the announce's socket")
         XCTAssertTrue(first.signal(SIGTERM, waitUpTo: 5), "SIGTERM ends it")
         XCTAssertEqual(first.result().status, 0, first.result().error)
@@ -79,6 +88,11 @@ final class NSMTests: LiveClientTestCase {
         try waitFor("OSC") { osc2.request("/ping", reply: "/pong", timeout: 0.2) != nil }
         XCTAssertEqual(osc2.request("/haptic/intensity")?.arguments.first, .float(0.4))
         XCTAssertEqual(osc2.request("/ambient/reverbLevel")?.arguments.first, .float(0.25))
+        XCTAssertEqual(osc2.request("/fx/entrainment/1/gain")?.arguments.first?.number, -6, "the plugin chain is back")
+        XCTAssertTrue(probe.ports(ofClient: "entrain.nABCD").map(\.name).contains("midi_out"), "MIDI clock is back")
+        let framesBefore = dmx.received.frames.count
+        usleep(500_000)
+        XCTAssertGreaterThan(dmx.received.frames.count - framesBefore, 10, "DMX goes out again to the saved node")
         XCTAssertEqual(osc2.request("/session/status", reply: "/session/state")?.arguments.first, .string("playing"))
         guard case .float(let position)? = osc2.request("/session/status", reply: "/session/position")?.arguments.first else {
             return XCTFail("no position")

@@ -14,6 +14,9 @@ public struct NSMState: Codable, Equatable, Sendable {
     public var ambientPreset: String?
     public var ledPorts: Int
     public var hapticCV: Bool
+    /// The DMX and MIDI command-line options, as arguments (nil in files from before them).
+    public var dmx: [String]?
+    public var midi: [String]?
 
     public struct SessionPlace: Codable, Equatable, Sendable {
         public var file: String
@@ -28,7 +31,10 @@ public struct NSMState: Codable, Equatable, Sendable {
         }
     }
 
-    public init(session: SessionPlace? = nil, preset: String? = nil, ambientPreset: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false) {
+    public init(session: SessionPlace? = nil, preset: String? = nil, ambientPreset: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false,
+                dmx: [String]? = nil, midi: [String]? = nil) {
+        self.dmx = dmx
+        self.midi = midi
         self.session = session
         self.preset = preset
         self.ambientPreset = ambientPreset
