@@ -53,7 +53,9 @@ public final class InsertChains: @unchecked Sendable {
     /// fails), the old chain fades out and the new one fades in.
     public func replace(_ bus: InsertBus, with wanted: ChainText, at frame: Int64? = nil) throws {
         let current = chain(bus)
-        if current.map(\.plugin.uri) == wanted.slots.map(\.uri) {
+        // A state can only be restored into a fresh instance: a changed one reloads the chain.
+        let sameStates = zip(current, wanted.slots).allSatisfy { loaded, slot in slot.state == nil || slot.state == loaded.state?.encoded }
+        if current.map(\.plugin.uri) == wanted.slots.map(\.uri), sameStates {
             for (i, (loaded, slot)) in zip(current, wanted.slots).enumerated() {
                 for (symbol, value) in slot.values {
                     guard let port = loaded.plugin.ports.first(where: { $0.symbol == symbol && $0.kind == .controlIn }) else {
@@ -71,6 +73,7 @@ public final class InsertChains: @unchecked Sendable {
                 let loaded = try LoadedInsert(slot.uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames)
                 made.append(loaded)
                 for (symbol, value) in slot.values { try loaded.preset(symbol, value) }
+                if let state = slot.state { try loaded.presetState(PluginState(decoding: state)) }
                 if !slot.heard { loaded.presetBypassed() }
             }
         } catch {

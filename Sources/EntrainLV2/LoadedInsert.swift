@@ -13,6 +13,7 @@ public final class LoadedInsert: @unchecked Sendable {
     private var extra: [UnsafeMutableRawPointer] = []
     private var atomOutputs: [UnsafeMutableRawPointer] = []
     private let features: [LV2Features]
+    private let urids: URIDMap
     private let channels: [UnsafeMutablePointer<WorkerChannel>]
     private var worker: WorkerThread?
     /// Whether it is heard (false: bypassed), as last asked.
@@ -35,6 +36,7 @@ public final class LoadedInsert: @unchecked Sendable {
         let features = channels.map { LV2Features(urids: world.urids, sampleRate: sampleRate, maxBlock: Engine.maximumChunkFrames, worker: $0) }
         self.channels = channels
         self.features = features
+        urids = world.urids
         var made: [UnsafeMutablePointer<LilvInstance>] = []
         world.lock.withLock {
             guard let p = world.lilvPlugin(uri) else { return }
@@ -131,6 +133,17 @@ public final class LoadedInsert: @unchecked Sendable {
         sent[port.index] = value
     }
 
+    /// Give it a saved internal state (before the engine has the slot: restore may not run
+    /// beside `run`); a linked pair's instances both take it.
+    func presetState(_ state: PluginState) throws {
+        for (instance, f) in zip(instances, features) { try state.restore(into: instance, uri: plugin.uri, urids: urids, features: f.array) }
+    }
+
+    /// Its internal state now (nil: it keeps none); saving may run beside `run`.
+    public var state: PluginState? {
+        PluginState.save(instances[0], urids: urids, features: features[0].array).flatMap { $0.properties.isEmpty ? nil : $0 }
+    }
+
     /// Start bypassed (before the engine has the slot).
     func presetBypassed() {
         heard = false
@@ -139,7 +152,8 @@ public final class LoadedInsert: @unchecked Sendable {
 
     /// This slot as chain text.
     var text: ChainText.Slot {
-        ChainText.Slot(uri: plugin.uri, values: plugin.ports.filter { $0.kind == .controlIn }.map { ($0.symbol, value($0.index)) }, heard: heard)
+        ChainText.Slot(uri: plugin.uri, values: plugin.ports.filter { $0.kind == .controlIn }.map { ($0.symbol, value($0.index)) }, heard: heard,
+                       state: state?.encoded)
     }
 
     /// The value of control port `index` now (outputs: as the plugin last wrote it).
