@@ -34,7 +34,7 @@ public final class InsertChains: @unchecked Sendable {
     /// Load `uri` and append it to `bus`'s chain; returns its slot index.
     @discardableResult
     public func add(_ uri: String, to bus: InsertBus) throws -> Int {
-        let loaded = try LoadedInsert(uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames)
+        let loaded = try LoadedInsert(uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames, mono: bus.isMono)
         let index = try lock.withLock {
             var list = slots[bus] ?? []
             list.append(loaded)
@@ -70,7 +70,7 @@ public final class InsertChains: @unchecked Sendable {
         var made: [LoadedInsert] = []
         do {
             for slot in wanted.slots {
-                let loaded = try LoadedInsert(slot.uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames)
+                let loaded = try LoadedInsert(slot.uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames, mono: bus.isMono)
                 made.append(loaded)
                 for (symbol, value) in slot.values { try loaded.preset(symbol, value) }
                 if let state = slot.state { try loaded.presetState(PluginState(decoding: state)) }
@@ -139,10 +139,11 @@ public final class InsertChains: @unchecked Sendable {
         lock.withLock { collectLocked() }
     }
 
-    /// Frames the chains of every bus delay the sound by (the largest bus's sum of reported latencies).
+    /// Frames the chains of every sound bus delay the sound by (the largest bus's sum of
+    /// reported latencies; the haptic bus's own plugins only make the touch later).
     public var latencyFrames: Int {
         lock.withLock {
-            InsertBus.allCases.map { bus in
+            InsertBus.allCases.filter { !$0.isMono }.map { bus in
                 (slots[bus] ?? []).reduce(0) { sum, s in
                     sum + (s.plugin.latencyPort.map { Int(max(0, s.value($0.index)).rounded()) } ?? 0)
                 }

@@ -23,14 +23,19 @@ public final class LoadedInsert: @unchecked Sendable {
     /// The last engine frame a change for it was stamped with: it is freed only after that.
     var lastFrame: Int64 = 0
 
-    /// Load `uri` for a stereo bus at `sampleRate`; it fades in over `fadeFrames` once the
-    /// engine takes it. Throws with the reason when it is not installed or cannot be hosted.
-    public init(_ uri: String, world: LV2World, sampleRate: Double, fadeFrames: Int) throws {
+    /// Load `uri` for a stereo bus (or the mono one: `mono`) at `sampleRate`; it fades in over
+    /// `fadeFrames` once the engine takes it. Throws with the reason when it is not installed or
+    /// cannot be hosted.
+    public init(_ uri: String, world: LV2World, sampleRate: Double, fadeFrames: Int, mono: Bool = false) throws {
         guard let installed = world.plugin(uri) else { throw LV2Error.notInstalled(uri) }
         if let reason = installed.insertRefusal { throw LV2Error.refused(uri: uri, reason: reason) }
+        if mono, installed.ports(.audioIn).count != 1 {
+            throw LV2Error.refused(uri: uri, reason: "is stereo; the haptic bus is mono and takes plugins with 1 audio input and 1 output")
+        }
         let plugin = installed.at(sampleRate: sampleRate)
         self.plugin = plugin
-        let pair = plugin.ports(.audioIn).count == 1
+        // A mono plugin on a stereo bus runs as a linked pair; on the mono bus, alone.
+        let pair = !mono && plugin.ports(.audioIn).count == 1
         // Each instance its own features: its worker channel is its own.
         let channels = (0..<(pair ? 2 : 1)).map { _ in WorkerChannel.make() }
         let features = channels.map { LV2Features(urids: world.urids, sampleRate: sampleRate, maxBlock: Engine.maximumChunkFrames, worker: $0) }

@@ -20,8 +20,17 @@ public struct InsertChain {
 }
 
 /// The output buses that take insert chains (before their ceiling limiter, which stays last).
+/// The haptic bus is mono: its plugins have one audio input and one output.
 public enum InsertBus: Int, CaseIterable, Sendable {
-    case entrainment, ambient
+    case entrainment, ambient, haptic
 
-    public var name: String { self == .entrainment ? "entrainment" : "ambient" }
+    public var name: String {
+        switch self {
+        case .entrainment: "entrainment"
+        case .ambient: "ambient"
+        case .haptic: "haptic"
+        }
+    }
+
+    public var isMono: Bool { self == .haptic }
 }
