@@ -29,13 +29,16 @@ public final class LoadedInsert: @unchecked Sendable {
     public init(_ uri: String, world: LV2World, sampleRate: Double, fadeFrames: Int, mono: Bool = false) throws {
         guard let installed = world.plugin(uri) else { throw LV2Error.notInstalled(uri) }
         if let reason = installed.insertRefusal { throw LV2Error.refused(uri: uri, reason: reason) }
+        if mono, installed.isInstrument {
+            throw LV2Error.refused(uri: uri, reason: "is an instrument; instruments play on the entrainment and ambient buses")
+        }
         if mono, installed.ports(.audioIn).count != 1 {
             throw LV2Error.refused(uri: uri, reason: "is stereo; the haptic bus is mono and takes plugins with 1 audio input and 1 output")
         }
         let plugin = installed.at(sampleRate: sampleRate)
         self.plugin = plugin
         // A mono plugin on a stereo bus runs as a linked pair; on the mono bus, alone.
-        let pair = !mono && plugin.ports(.audioIn).count == 1
+        let pair = !mono && !plugin.isPlayable && plugin.ports(.audioIn).count == 1
         // Each instance its own features: its worker channel is its own.
         let channels = (0..<(pair ? 2 : 1)).map { _ in WorkerChannel.make() }
         let features = channels.map { LV2Features(urids: world.urids, sampleRate: sampleRate, maxBlock: Engine.maximumChunkFrames, worker: $0) }
@@ -114,6 +117,9 @@ public final class LoadedInsert: @unchecked Sendable {
                 memory.storeBytes(of: urids.map("http://lv2plug.in/ns/ext/atom#" + (input ? "Sequence" : "Chunk")), toByteOffset: 4, as: UInt32.self)
                 extra.append(memory)
                 if !input { atomOutputs.append(memory) }
+                if input, port.takesMIDI, plugin.isPlayable, slot.pointee.midiIn == nil {
+                    slot.pointee.playChords(into: memory, midiType: urids.map(LV2URI.midiEvent), monoOut: plugin.ports(.audioOut).count == 1)
+                }
                 lilv_instance_connect_port(instance, at, memory)
             case .cvIn, .cvOut:
                 let memory = UnsafeMutablePointer<Float>.allocate(capacity: Engine.maximumChunkFrames)

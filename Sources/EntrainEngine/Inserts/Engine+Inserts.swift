@@ -21,17 +21,18 @@ extension Engine {
     /// then the panic mute and the ceiling limiter into the ports. The limiter is always last.
     @inline(__always)
     mutating func finishInserts(_ io: PortBuffers, frames: Int) {
+        // `frame` has moved past the chunk: it started `frames` earlier.
         let n = Self.maximumChunk
         if let chain = inserts.entrainment, let l = io[.entrainmentL], let r = io[.entrainmentR] {
-            chain.pointee.process(mix, mix + n, frames: frames)
+            chain.pointee.process(mix, mix + n, frames: frames, chord: ambient.chordNotes, start: frame - Int64(frames))
             entrainmentBus.finish(mix, mix + n, into: l, r, count: frames)
         }
         if let chain = inserts.ambient, let l = io[.ambientL], let r = io[.ambientR] {
-            chain.pointee.process(mix + 2 * n, mix + 3 * n, frames: frames)
+            chain.pointee.process(mix + 2 * n, mix + 3 * n, frames: frames, chord: ambient.chordNotes, start: frame - Int64(frames))
             ambientBus.finish(mix + 2 * n, mix + 3 * n, into: l, r, count: frames)
         }
         if let chain = inserts.haptic, let out = io[.haptic] {
-            chain.pointee.process(inserts.hapticSignal, inserts.hapticSignal + n, frames: frames)
+            chain.pointee.process(inserts.hapticSignal, inserts.hapticSignal + n, frames: frames, chord: ambient.chordNotes, start: frame - Int64(frames))
             haptic.finish(inserts.hapticSignal, into: out, count: frames)
         }
     }

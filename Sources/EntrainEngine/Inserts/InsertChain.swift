@@ -14,8 +14,8 @@ public struct InsertChain {
     public func deallocate() { slots.deallocate() }
 
     @inline(__always)
-    func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
-        for i in 0..<count { slots[i].pointee.process(left, right, frames: frames) }
+    func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int, chord: ChordNotes, start: Int64) {
+        for i in 0..<count { slots[i].pointee.process(left, right, frames: frames, chord: chord, start: start) }
     }
 }
 
