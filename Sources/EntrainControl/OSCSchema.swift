@@ -127,7 +127,7 @@ public enum OSCSchema {
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
         | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns, `$XDG_DATA_HOME/entrain/patterns` or the installed `PREFIX/share/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
         | `/haptic/pattern/stop` | button | stop the playing pattern | — |
-        | `/fx/BUS/add` | `s:URI` | append an LV2 plugin to the insert chain of BUS (`entrainment` or `ambient`), before the ceiling; it fades in over 20 ms. Its controls then appear as `/fx/BUS/N/SYMBOL` and `/fx/BUS/N/bypass` (slot N, from 1), described from the plugin's data (docs/lv2.md) | `/fx/BUS/add i:slot s:URI`; `/error` naming the reason (no such plugin, a feature entrain does not provide, ports that do not fit the bus) |
+        | `/fx/BUS/add` | `s:URI` | append an LV2 plugin to the insert chain of BUS (`entrainment`, `ambient`, or the mono `haptic`, which takes 1→1 plugins only), before the ceiling; it fades in over 20 ms. Its controls then appear as `/fx/BUS/N/SYMBOL` and `/fx/BUS/N/bypass` (slot N, from 1), described from the plugin's data (docs/lv2.md) | `/fx/BUS/add i:slot s:URI`; `/error` naming the reason (no such plugin, a feature entrain does not provide, ports that do not fit the bus) |
         | `/fx/BUS/remove` | `i:slot` | remove a slot (it fades out first; the plugin is freed off the process thread) | — |
         | `/fx/BUS/move` | `i:from i:to` | move a slot (crossfaded) | — |
 

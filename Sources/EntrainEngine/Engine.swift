@@ -121,7 +121,7 @@ public struct Engine {
             if done > 0 {
                 for i in 0..<ClientPort.count { chunk.buffers[i] = io.buffers[i].map { $0 + done } }
             }
-            inserts.adoptIncoming()
+            adoptInserts()
             // No beat_in buffer at all (an offline render of the outputs) is no input, not silence
             // to analyse: the analysis of silence finds nothing, so skipping it changes no output.
             if beat.active, let input = chunk[.beatIn] { beat.spectrum.analyse(input, frames: n) }

@@ -116,7 +116,7 @@ public final class FxFamily: AddressFamily {
     public var schemaTitle: String { "Hosted LV2 plugins" }
     public var schemaIntroduction: String {
         """
-        Insert chains on the `entrainment` and `ambient` buses, before the master ceiling (which stays last).
+        Insert chains on the `entrainment`, `ambient` and (mono) `haptic` buses, before their ceilings (which stay last).
         `/fx/BUS/add s:URI` appends a plugin (the reply names its slot), `/fx/BUS/remove i` and
         `/fx/BUS/move i i` change the chain, and every control port of slot N appears as
         `/fx/BUS/N/SYMBOL` (outputs read-only) with `/fx/BUS/N/bypass`. No plugins are loaded

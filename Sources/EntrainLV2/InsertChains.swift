@@ -34,7 +34,7 @@ public final class InsertChains: @unchecked Sendable {
     /// Load `uri` and append it to `bus`'s chain; returns its slot index.
     @discardableResult
     public func add(_ uri: String, to bus: InsertBus) throws -> Int {
-        let loaded = try LoadedInsert(uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames)
+        let loaded = try LoadedInsert(uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames, mono: bus.isMono)
         let index = try lock.withLock {
             var list = slots[bus] ?? []
             list.append(loaded)
@@ -53,7 +53,9 @@ public final class InsertChains: @unchecked Sendable {
     /// fails), the old chain fades out and the new one fades in.
     public func replace(_ bus: InsertBus, with wanted: ChainText, at frame: Int64? = nil) throws {
         let current = chain(bus)
-        if current.map(\.plugin.uri) == wanted.slots.map(\.uri) {
+        // A state can only be restored into a fresh instance: a changed one reloads the chain.
+        let sameStates = zip(current, wanted.slots).allSatisfy { loaded, slot in slot.state == nil || slot.state == loaded.state?.encoded }
+        if current.map(\.plugin.uri) == wanted.slots.map(\.uri), sameStates {
             for (i, (loaded, slot)) in zip(current, wanted.slots).enumerated() {
                 for (symbol, value) in slot.values {
                     guard let port = loaded.plugin.ports.first(where: { $0.symbol == symbol && $0.kind == .controlIn }) else {
@@ -68,9 +70,10 @@ public final class InsertChains: @unchecked Sendable {
         var made: [LoadedInsert] = []
         do {
             for slot in wanted.slots {
-                let loaded = try LoadedInsert(slot.uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames)
+                let loaded = try LoadedInsert(slot.uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames, mono: bus.isMono)
                 made.append(loaded)
                 for (symbol, value) in slot.values { try loaded.preset(symbol, value) }
+                if let state = slot.state { try loaded.presetState(PluginState(decoding: state)) }
                 if !slot.heard { loaded.presetBypassed() }
             }
         } catch {
@@ -136,10 +139,11 @@ public final class InsertChains: @unchecked Sendable {
         lock.withLock { collectLocked() }
     }
 
-    /// Frames the chains of every bus delay the sound by (the largest bus's sum of reported latencies).
+    /// Frames the chains of every sound bus delay the sound by (the largest bus's sum of
+    /// reported latencies; the haptic bus's own plugins only make the touch later).
     public var latencyFrames: Int {
         lock.withLock {
-            InsertBus.allCases.map { bus in
+            InsertBus.allCases.filter { !$0.isMono }.map { bus in
                 (slots[bus] ?? []).reduce(0) { sum, s in
                     sum + (s.plugin.latencyPort.map { Int(max(0, s.value($0.index)).rounded()) } ?? 0)
                 }

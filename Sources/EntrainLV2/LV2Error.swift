@@ -13,7 +13,7 @@ public enum LV2Error: Error, CustomStringConvertible, Equatable {
         case .refused(let uri, let reason): "cannot host \(uri): it \(reason)"
         case .instantiationFailed(let uri): "\(uri) refused to start (its instantiate call failed)"
         case .noSlot(let bus, let index, let count): "bus \(bus) has no slot \(index + 1) (it has \(count), from 1)"
-        case .unknownBus(let name): "unknown bus '\(name)' (entrainment or ambient)"
+        case .unknownBus(let name): "unknown bus '\(name)' (entrainment, ambient or haptic)"
         case .badChain(let why): "cannot read the chain: \(why)"
         }
     }

@@ -25,19 +25,27 @@ public struct LV2Plugin: Sendable {
     ]
 
     /// Why this plugin cannot be an insert on a stereo bus, or nil when it can: a required
-    /// feature we do not provide (named), or audio ports that are not 1→1 or 2→2.
+    /// feature we do not provide (named), or audio ports that are not 1→1 or 2→2 (an
+    /// instrument, played as a sound source: no audio input, 1 or 2 outputs, a MIDI input).
     public var insertRefusal: String? {
         if let missing = requiredFeatures.first(where: { !Self.providedFeatures.contains($0) }) {
             return "needs the host feature \(missing), which entrain does not provide"
         }
         let ins = ports(.audioIn).count, outs = ports(.audioOut).count
-        guard (ins == 1 && outs == 1) || (ins == 2 && outs == 2) else {
+        if isInstrument {
+            if !isPlayable { return "is an instrument with \(ins) audio input(s), \(outs) output(s)\(ports.contains { $0.takesMIDI } ? "" : " and no MIDI input"); a sound source needs no input, 1 or 2 outputs and a MIDI input" }
+        } else if !((ins == 1 && outs == 1) || (ins == 2 && outs == 2)) {
             return "has \(ins) audio input(s) and \(outs) output(s); an insert needs 1→1 (run as a linked pair) or 2→2"
         }
         if let port = ports.first(where: { $0.kind == .other && !$0.optional }) {
             return "has a port of a kind entrain cannot connect (\(port.symbol))"
         }
         return nil
+    }
+
+    /// An instrument entrain can play as a sound source: no audio input, 1 or 2 outputs, MIDI in.
+    public var isPlayable: Bool {
+        isInstrument && ports(.audioIn).isEmpty && (1...2).contains(ports(.audioOut).count) && ports.contains { $0.takesMIDI }
     }
 
     /// The port reporting latency, if any.

@@ -13,6 +13,7 @@ public final class LoadedInsert: @unchecked Sendable {
     private var extra: [UnsafeMutableRawPointer] = []
     private var atomOutputs: [UnsafeMutableRawPointer] = []
     private let features: [LV2Features]
+    private let urids: URIDMap
     private let channels: [UnsafeMutablePointer<WorkerChannel>]
     private var worker: WorkerThread?
     /// Whether it is heard (false: bypassed), as last asked.
@@ -22,19 +23,28 @@ public final class LoadedInsert: @unchecked Sendable {
     /// The last engine frame a change for it was stamped with: it is freed only after that.
     var lastFrame: Int64 = 0
 
-    /// Load `uri` for a stereo bus at `sampleRate`; it fades in over `fadeFrames` once the
-    /// engine takes it. Throws with the reason when it is not installed or cannot be hosted.
-    public init(_ uri: String, world: LV2World, sampleRate: Double, fadeFrames: Int) throws {
+    /// Load `uri` for a stereo bus (or the mono one: `mono`) at `sampleRate`; it fades in over
+    /// `fadeFrames` once the engine takes it. Throws with the reason when it is not installed or
+    /// cannot be hosted.
+    public init(_ uri: String, world: LV2World, sampleRate: Double, fadeFrames: Int, mono: Bool = false) throws {
         guard let installed = world.plugin(uri) else { throw LV2Error.notInstalled(uri) }
         if let reason = installed.insertRefusal { throw LV2Error.refused(uri: uri, reason: reason) }
+        if mono, installed.isInstrument {
+            throw LV2Error.refused(uri: uri, reason: "is an instrument; instruments play on the entrainment and ambient buses")
+        }
+        if mono, installed.ports(.audioIn).count != 1 {
+            throw LV2Error.refused(uri: uri, reason: "is stereo; the haptic bus is mono and takes plugins with 1 audio input and 1 output")
+        }
         let plugin = installed.at(sampleRate: sampleRate)
         self.plugin = plugin
-        let pair = plugin.ports(.audioIn).count == 1
+        // A mono plugin on a stereo bus runs as a linked pair; on the mono bus, alone.
+        let pair = !mono && !plugin.isPlayable && plugin.ports(.audioIn).count == 1
         // Each instance its own features: its worker channel is its own.
         let channels = (0..<(pair ? 2 : 1)).map { _ in WorkerChannel.make() }
         let features = channels.map { LV2Features(urids: world.urids, sampleRate: sampleRate, maxBlock: Engine.maximumChunkFrames, worker: $0) }
         self.channels = channels
         self.features = features
+        urids = world.urids
         var made: [UnsafeMutablePointer<LilvInstance>] = []
         world.lock.withLock {
             guard let p = world.lilvPlugin(uri) else { return }
@@ -107,6 +117,9 @@ public final class LoadedInsert: @unchecked Sendable {
                 memory.storeBytes(of: urids.map("http://lv2plug.in/ns/ext/atom#" + (input ? "Sequence" : "Chunk")), toByteOffset: 4, as: UInt32.self)
                 extra.append(memory)
                 if !input { atomOutputs.append(memory) }
+                if input, port.takesMIDI, plugin.isPlayable, slot.pointee.midiIn == nil {
+                    slot.pointee.playChords(into: memory, midiType: urids.map(LV2URI.midiEvent), monoOut: plugin.ports(.audioOut).count == 1)
+                }
                 lilv_instance_connect_port(instance, at, memory)
             case .cvIn, .cvOut:
                 let memory = UnsafeMutablePointer<Float>.allocate(capacity: Engine.maximumChunkFrames)
@@ -131,6 +144,17 @@ public final class LoadedInsert: @unchecked Sendable {
         sent[port.index] = value
     }
 
+    /// Give it a saved internal state (before the engine has the slot: restore may not run
+    /// beside `run`); a linked pair's instances both take it.
+    func presetState(_ state: PluginState) throws {
+        for (instance, f) in zip(instances, features) { try state.restore(into: instance, uri: plugin.uri, urids: urids, features: f.array) }
+    }
+
+    /// Its internal state now (nil: it keeps none); saving may run beside `run`.
+    public var state: PluginState? {
+        PluginState.save(instances[0], urids: urids, features: features[0].array).flatMap { $0.properties.isEmpty ? nil : $0 }
+    }
+
     /// Start bypassed (before the engine has the slot).
     func presetBypassed() {
         heard = false
@@ -139,7 +163,8 @@ public final class LoadedInsert: @unchecked Sendable {
 
     /// This slot as chain text.
     var text: ChainText.Slot {
-        ChainText.Slot(uri: plugin.uri, values: plugin.ports.filter { $0.kind == .controlIn }.map { ($0.symbol, value($0.index)) }, heard: heard)
+        ChainText.Slot(uri: plugin.uri, values: plugin.ports.filter { $0.kind == .controlIn }.map { ($0.symbol, value($0.index)) }, heard: heard,
+                       state: state?.encoded)
     }
 
     /// The value of control port `index` now (outputs: as the plugin last wrote it).

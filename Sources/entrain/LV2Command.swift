@@ -12,7 +12,7 @@ struct LV2Command: ParsableCommand {
         func run() {
             for plugin in LV2World.shared.plugins() {
                 let audio = "\(plugin.ports(.audioIn).count)→\(plugin.ports(.audioOut).count) audio, \(plugin.ports(.controlIn).count) controls"
-                let hosting = plugin.insertRefusal.map { "no: it \($0)" } ?? "insert"
+                let hosting = plugin.insertRefusal.map { "no: it \($0)" } ?? (plugin.isPlayable ? "instrument" : "insert")
                 print("\(plugin.name)\t\(plugin.uri)\t\(audio)\t\(hosting)")
             }
         }

@@ -57,8 +57,9 @@ final class RealtimeProbeTests: LiveClientTestCase {
         XCTAssertGreaterThan(midi.events.filter { $0.bytes == [0xF8] }.count, 100, "and MIDI clock")
     }
 
-    /// Hosted LV2 plugins on both buses (swh, mda, LSP with its atom ports), changed over OSC while
-    /// playing: a control, a bypass, a plugin added and one removed. Our side adds nothing.
+    /// Hosted LV2 plugins on every bus (swh, mda, LSP with its atom ports; mda's EPiano playing the
+    /// ambient chords; a gain on the haptic drive), changed over OSC while playing: a control, a
+    /// bypass, a plugin added and one removed. Our side adds nothing.
     func testProcessThreadStaysCleanWithAnInsertChainRunning() throws {
         let probe = try buildProbe()
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("rt-report-fx-\(getpid()).txt")
@@ -69,7 +70,9 @@ final class RealtimeProbeTests: LiveClientTestCase {
         let client = try startClient(["--osc-port", "\(port)", "--insert", "entrainment:http://plugin.org.uk/swh-plugins/amp",
                                       "--insert", "entrainment:http://plugin.org.uk/swh-plugins/lowpass_iir",
                                       "--insert", "ambient:http://drobilla.net/plugins/mda/Limiter",
-                                      "--insert", "ambient:http://lsp-plug.in/plugins/lv2/compressor_stereo"] + ambient,
+                                      "--insert", "ambient:http://lsp-plug.in/plugins/lv2/compressor_stereo",
+                                      "--insert", "ambient:http://drobilla.net/plugins/mda/EPiano",
+                                      "--insert", "haptic:http://plugin.org.uk/swh-plugins/amp"] + ambient,
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],
                                      recorder: rec)
         let osc = try OSCTestClient(targetPort: port)
@@ -79,7 +82,8 @@ final class RealtimeProbeTests: LiveClientTestCase {
         _ = try rec.record()
         osc.send("/fx/entrainment/1/gain", [.float(-6)])
         osc.send("/fx/entrainment/2/bypass", [.int32(1)])
-        XCTAssertEqual(osc.request("/fx/ambient/add", [.string("http://plugin.org.uk/swh-plugins/amp")])?.arguments.first, .int32(3))
+        XCTAssertEqual(osc.request("/fx/ambient/add", [.string("http://plugin.org.uk/swh-plugins/amp")])?.arguments.first, .int32(4))
+        osc.send("/fx/haptic/1/gain", [.float(-6)])
         _ = try rec.record()
         osc.send("/fx/entrainment/remove", [.int32(1)])
         osc.send("/fx/entrainment/1/bypass", [.int32(0)])

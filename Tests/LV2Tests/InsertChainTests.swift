@@ -217,7 +217,7 @@ final class ChainPresetTests: XCTestCase {
                        try space.parse("/fx/entrainment/2/cutoff", .number(2000)),
                        try space.parse("/fx/entrainment/2/bypass", .bool(true))])
         let stored = space.presetSnapshot()
-        XCTAssertEqual(stored.map(\.address), ["/fx/entrainment/chain", "/fx/ambient/chain"], "the chain whole, no slot addresses")
+        XCTAssertEqual(stored.map(\.address), ["/fx/entrainment/chain", "/fx/ambient/chain", "/fx/haptic/chain"], "the chain whole, no slot addresses")
         let text = try XCTUnwrap(stored.first?.value.text)
         XCTAssertTrue(text.hasPrefix("\(InsertChainTests.amp) gain=-9.0 | \(InsertChainTests.lowpass) cutoff=2000.0 "), text)
         XCTAssertTrue(text.hasSuffix("bypass=on"), text)

@@ -21,15 +21,28 @@ extension Engine {
     /// then the panic mute and the ceiling limiter into the ports. The limiter is always last.
     @inline(__always)
     mutating func finishInserts(_ io: PortBuffers, frames: Int) {
+        // `frame` has moved past the chunk: it started `frames` earlier.
         let n = Self.maximumChunk
         if let chain = inserts.entrainment, let l = io[.entrainmentL], let r = io[.entrainmentR] {
-            chain.pointee.process(mix, mix + n, frames: frames)
+            chain.pointee.process(mix, mix + n, frames: frames, chord: ambient.chordNotes, start: frame - Int64(frames))
             entrainmentBus.finish(mix, mix + n, into: l, r, count: frames)
         }
         if let chain = inserts.ambient, let l = io[.ambientL], let r = io[.ambientR] {
-            chain.pointee.process(mix + 2 * n, mix + 3 * n, frames: frames)
+            chain.pointee.process(mix + 2 * n, mix + 3 * n, frames: frames, chord: ambient.chordNotes, start: frame - Int64(frames))
             ambientBus.finish(mix + 2 * n, mix + 3 * n, into: l, r, count: frames)
         }
+        if let chain = inserts.haptic, let out = io[.haptic] {
+            chain.pointee.process(inserts.hapticSignal, inserts.hapticSignal + n, frames: frames, chord: ambient.chordNotes, start: frame - Int64(frames))
+            haptic.finish(inserts.hapticSignal, into: out, count: frames)
+        }
+    }
+
+    /// Take the chains that arrived (at a chunk's start); the haptic plugin writes its signal
+    /// for the chain, unclamped, while the haptic bus has one.
+    @inline(__always)
+    mutating func adoptInserts() {
+        inserts.adoptIncoming()
+        haptic.beforeInserts = inserts.haptic == nil ? nil : inserts.hapticSignal
     }
 
     /// Where the insert chains hand back the chains they replaced (the control side frees them).
@@ -79,4 +92,17 @@ extension OutputBus {
 extension Engine {
     /// The most frames one chunk hands a plugin (its buffers' size and the block-length bound).
     public static var maximumChunkFrames: Int { maximumChunk }
+}
+
+extension HapticPlugin {
+    /// With inserts on the haptic bus: the chain's output through the ceiling (and silence on
+    /// blackout or freewheel, whatever a plugin's tail holds) into the port.
+    @inline(__always)
+    func finish(_ signal: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int) {
+        let silent = blackout || freewheeling
+        for i in 0..<count {
+            let x = signal[i].isFinite ? signal[i] : 0
+            out[i] = silent ? 0 : min(ceiling, max(-ceiling, x))
+        }
+    }
 }

@@ -14,14 +14,23 @@ public struct InsertChain {
     public func deallocate() { slots.deallocate() }
 
     @inline(__always)
-    func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
-        for i in 0..<count { slots[i].pointee.process(left, right, frames: frames) }
+    func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int, chord: ChordNotes, start: Int64) {
+        for i in 0..<count { slots[i].pointee.process(left, right, frames: frames, chord: chord, start: start) }
     }
 }
 
 /// The output buses that take insert chains (before their ceiling limiter, which stays last).
+/// The haptic bus is mono: its plugins have one audio input and one output.
 public enum InsertBus: Int, CaseIterable, Sendable {
-    case entrainment, ambient
+    case entrainment, ambient, haptic
 
-    public var name: String { self == .entrainment ? "entrainment" : "ambient" }
+    public var name: String {
+        switch self {
+        case .entrainment: "entrainment"
+        case .ambient: "ambient"
+        case .haptic: "haptic"
+        }
+    }
+
+    public var isMono: Bool { self == .haptic }
 }

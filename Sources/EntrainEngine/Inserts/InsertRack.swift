@@ -4,30 +4,44 @@ import EntrainCore
 /// and is taken at the start of the next chunk (so a chunk never changes path half-way); the one
 /// it replaces goes back to the control side on `retired` to be freed there.
 struct InsertRack {
-    var current: (UnsafeMutablePointer<InsertChain>?, UnsafeMutablePointer<InsertChain>?) = (nil, nil)
-    var incoming: (UnsafeMutablePointer<InsertChain>?, UnsafeMutablePointer<InsertChain>?) = (nil, nil)
-    var arrived: (Bool, Bool) = (false, false)
+    typealias Chain = UnsafeMutablePointer<InsertChain>
+    var current: (Chain?, Chain?, Chain?) = (nil, nil, nil)
+    var incoming: (Chain?, Chain?, Chain?) = (nil, nil, nil)
+    var arrived: (Bool, Bool, Bool) = (false, false, false)
     let retired: UnsafeMutablePointer<RetiredChainRing>
+    /// The haptic signal before its ceiling, while the haptic bus has a chain (and a second,
+    /// unused side: a chain runs on a pair), `Engine.maximumChunk` frames each.
+    let hapticSignal: UnsafeMutablePointer<Float>
 
     init() {
         retired = .allocate(capacity: 1)
         retired.initialize(to: RetiredChainRing(capacity: 256))
+        hapticSignal = .allocate(capacity: 2 * Engine.maximumChunk)
+        hapticSignal.initialize(repeating: 0, count: 2 * Engine.maximumChunk)
     }
 
-    func deallocate() { retired.deinitialize(count: 1).deallocate() }
+    func deallocate() {
+        retired.deinitialize(count: 1).deallocate()
+        hapticSignal.deallocate()
+    }
 
-    var entrainment: UnsafeMutablePointer<InsertChain>? { current.0 }
-    var ambient: UnsafeMutablePointer<InsertChain>? { current.1 }
+    var entrainment: Chain? { current.0 }
+    var ambient: Chain? { current.1 }
+    var haptic: Chain? { current.2 }
 
     @inline(__always)
     mutating func receive(bus: Int, chain: UnsafeMutablePointer<InsertChain>?) {
         // One that arrived and was never taken goes back too: every chain sent returns once.
-        if bus == 0 {
+        switch bus {
+        case 0:
             if arrived.0 { retire(incoming.0) }
             incoming.0 = chain; arrived.0 = true
-        } else {
+        case 1:
             if arrived.1 { retire(incoming.1) }
             incoming.1 = chain; arrived.1 = true
+        default:
+            if arrived.2 { retire(incoming.2) }
+            incoming.2 = chain; arrived.2 = true
         }
     }
 
@@ -36,6 +50,7 @@ struct InsertRack {
     mutating func adoptIncoming() {
         if arrived.0 { retire(current.0); current.0 = incoming.0; arrived.0 = false }
         if arrived.1 { retire(current.1); current.1 = incoming.1; arrived.1 = false }
+        if arrived.2 { retire(current.2); current.2 = incoming.2; arrived.2 = false }
     }
 
     @inline(__always)

@@ -31,6 +31,21 @@ public struct InsertSlot {
     var hook: Hook?
     var hookContext: UnsafeMutableRawPointer?
     var hookCount = 0
+    /// An instrument (`source`): its output is added to the bus (a mono one to both sides), and
+    /// its MIDI input, an atom sequence, gets the chord's notes as they change.
+    var source = false
+    var monoOut = false
+    public internal(set) var midiIn: UnsafeMutableRawPointer?
+    var midiType: UInt32 = 0
+    var playing = ChordNotes()
+
+    /// Make it an instrument (before the engine has the slot): `midi` is its MIDI input's buffer.
+    public mutating func playChords(into midi: UnsafeMutableRawPointer, midiType: UInt32, monoOut: Bool) {
+        source = true
+        midiIn = midi
+        self.midiType = midiType
+        self.monoOut = monoOut
+    }
 
     /// Set the after-run hook (before the engine has the slot).
     public mutating func afterRun(_ hook: @escaping Hook, context: UnsafeMutableRawPointer, count: Int) {
@@ -75,7 +90,8 @@ public struct InsertSlot {
     /// Called at the edge of the process callback (the plugin is C the compiler cannot see), and
     /// allocates nothing: the buffers and the instances were made ready before.
     @inline(__always)
-    mutating func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
+    mutating func process(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int, chord: ChordNotes, start: Int64) {
+        if let midiIn { writeChordChange(midiIn, chord, at: Int64(min(max(0, chord.changedAt - start), Int64(frames - 1)))) }
         inLeft.update(from: left, count: frames)
         inRight.update(from: right, count: frames)
         if let atomOuts {
@@ -87,6 +103,16 @@ public struct InsertSlot {
         run(first, UInt32(frames))
         if let second { run(second, UInt32(frames)) }
         if let hook { hook(hookContext, hookCount) }
+        if source {
+            // An instrument adds to the bus; bypass fades it to silence.
+            let second = monoOut ? outLeft : outRight
+            for i in 0..<frames {
+                if wet < wetTarget { wet = min(wetTarget, wet + wetStep) } else if wet > wetTarget { wet = max(wetTarget, wet - wetStep) }
+                left[i] += (outLeft[i].isFinite ? outLeft[i] : 0) * wet
+                right[i] += (second[i].isFinite ? second[i] : 0) * wet
+            }
+            return
+        }
         if wet == wetTarget {
             // Steady: all wet, or bypassed (the plugin still ran, so it is warm when it comes back).
             if wet == 1 {
@@ -101,5 +127,31 @@ public struct InsertSlot {
             left[i] += (l - left[i]) * wet
             right[i] += (r - right[i]) * wet
         }
+    }
+
+    /// The MIDI input's sequence for this run: empty, or, when the chord changed, note-offs for
+    /// the notes sounding and note-ons for the new chord, on the change's frame `offset` in the run.
+    @inline(__always)
+    private mutating func writeChordChange(_ sequence: UnsafeMutableRawPointer, _ chord: ChordNotes, at offset: Int64) {
+        var end = 16  // atom header (size, type) and sequence body (unit, pad)
+        if playing.generation != chord.generation {
+            for i in 0..<playing.count { Self.midiEvent(sequence, at: &end, frame: offset, type: midiType, 0x80, playing.notes[i], 0) }
+            for i in 0..<chord.count { Self.midiEvent(sequence, at: &end, frame: offset, type: midiType, 0x90, chord.notes[i], 80) }
+            playing = chord
+        }
+        sequence.storeBytes(of: UInt32(end - 8), toByteOffset: 0, as: UInt32.self)
+        sequence.storeBytes(of: UInt32(0), toByteOffset: 8, as: UInt32.self)
+    }
+
+    /// One three-byte MIDI event on `frame` (an atom event: frames, size, type, bytes, padded to 8).
+    @inline(__always)
+    private static func midiEvent(_ sequence: UnsafeMutableRawPointer, at end: inout Int, frame: Int64, type: UInt32, _ status: UInt8, _ note: UInt8, _ velocity: UInt8) {
+        sequence.storeBytes(of: frame, toByteOffset: end, as: Int64.self)
+        sequence.storeBytes(of: UInt32(3), toByteOffset: end + 8, as: UInt32.self)
+        sequence.storeBytes(of: type, toByteOffset: end + 12, as: UInt32.self)
+        sequence.storeBytes(of: status, toByteOffset: end + 16, as: UInt8.self)
+        sequence.storeBytes(of: note, toByteOffset: end + 17, as: UInt8.self)
+        sequence.storeBytes(of: velocity, toByteOffset: end + 18, as: UInt8.self)
+        end += 24
     }
 }
