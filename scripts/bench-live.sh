@@ -38,7 +38,9 @@ for v in $(seq 2 10); do voices+=(--set "/entrain/voice/$v/level=0.1" --set "/en
   --noise pink --noise-level 0.3 "${voices[@]}" --ambient-preset Tidal_Glass --arm-strobe --haptic-cv &
 client=$!
 for _ in $(seq 1 100); do jack_lsp 2>/dev/null | grep -q '^bench:beat_in' && break; sleep 0.1; done
-jack_connect bench:ambient_L bench:beat_in
+# jack_connect sometimes fails to open its own JACK client at once ("already connected?"): retry.
+for _ in 1 2 3 4 5; do jack_connect bench:ambient_L bench:beat_in 2>/dev/null && break; sleep 0.2; done
+jack_lsp -c bench:beat_in | grep -q ambient_L || echo "warning: ambient_L could not be connected to beat_in"
 for p in $(jack_lsp 2>/dev/null | grep -E '^bench:(led|haptic)'); do jack_connect "$p" system:playback_1 || true; done
 for p in L R; do jack_connect "bench:entrainment_$p" "system:playback_$([ $p = L ] && echo 1 || echo 2)" || true; done
 sleep 2
