@@ -11,13 +11,9 @@ enum KesshoDrumHit {
                       engine: () -> Double, side: inout Mulberry32, seed: UInt64, morphShift: Double = 0) -> DrumSound {
         let v = voice.name
         var overrides: [String: KesshoValue] = [:]
-        if let r = sliders.range("drum\(v)Morph", in: .sampleHold),
-           let a = KesshoDrumPresets.named(s.string("drum\(v)PresetA") ?? "", voice: v),
-           let b = KesshoDrumPresets.named(s.string("drum\(v)PresetB") ?? "", voice: v) {
+        if let r = sliders.range("drum\(v)Morph", in: .sampleHold), let (a, b) = presets(voice: v, state: s) {
             overrides = KesshoDrumPresets.morph(a, b, r.min + side.next() * (r.max - r.min))
-        } else if morphShift != 0,
-                  let a = KesshoDrumPresets.named(s.string("drum\(v)PresetA") ?? "", voice: v),
-                  let b = KesshoDrumPresets.named(s.string("drum\(v)PresetB") ?? "", voice: v) {
+        } else if morphShift != 0, let (a, b) = presets(voice: v, state: s) {
             // Evolve moved this step's morph: the voice from its presets at the moved position.
             overrides = KesshoDrumPresets.morph(a, b, min(max((s.number("drum\(v)Morph") ?? 0) + morphShift, 0), 1))
         }
@@ -128,9 +124,15 @@ enum KesshoDrumHit {
     /// The web UI writes a voice's morph into the state when its morph or presets change: the
     /// keys of presets A and B interpolated at the morph position (when both are known).
     static func morphWrite(voice v: String, state s: KesshoState) -> [(String, KesshoValue)] {
-        guard let a = KesshoDrumPresets.named(s.string("drum\(v)PresetA") ?? "", voice: v),
-              let b = KesshoDrumPresets.named(s.string("drum\(v)PresetB") ?? "", voice: v) else { return [] }
+        guard let (a, b) = presets(voice: v, state: s) else { return [] }
         return KesshoDrumPresets.morph(a, b, s.number("drum\(v)Morph") ?? 0).sorted { $0.key < $1.key }
             .filter { KesshoParameters.parameter($0.key) != nil }.map { ($0.key, $0.value) }
+    }
+
+    /// The voice's morph presets A and B, when both are known by name.
+    static func presets(voice v: String, state s: KesshoState) -> (KesshoDrumPresets.Preset, KesshoDrumPresets.Preset)? {
+        guard let a = KesshoDrumPresets.named(s.string("drum\(v)PresetA") ?? "", voice: v),
+              let b = KesshoDrumPresets.named(s.string("drum\(v)PresetB") ?? "", voice: v) else { return nil }
+        return (a, b)
     }
 }
