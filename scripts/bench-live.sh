@@ -3,7 +3,8 @@
 # the noise bed, the heaviest shipped ambient preset, beat analysis fed (ambient_L into beat_in),
 # the LED strobe armed and the haptic CV ports connected. Prints JACK's DSP load (its share of
 # the period, sampled once a second: median and worst), the client's xruns, whether the process
-# thread runs SCHED_FIFO, and the client's private memory with JACK's shared memory apart.
+# thread runs SCHED_FIFO, the client's own slowest process callback of each second (/status:
+# median and worst), and the client's private memory with JACK's shared memory apart.
 #   PERIOD=32 SECONDS_TO_RUN=600 scripts/bench-live.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,8 +46,14 @@ for p in $(jack_lsp 2>/dev/null | grep -E '^bench:(led|haptic)'); do jack_connec
 for p in L R; do jack_connect "bench:entrainment_$p" "system:playback_$([ $p = L ] && echo 1 || echo 2)" || true; done
 sleep 2
 
-loads=$(mktemp)
+loads=$(mktemp) slowest=$(mktemp)
+# Our own measure beside JACK's: the slowest process callback of each second, from /status.
+( end=$((SECONDS + seconds)); while [ $SECONDS -lt $end ]; do
+    "$bin" ctl --port "$port" status 2>/dev/null | awk '/^slowest period/ {print $NF}'; sleep 1
+  done > "$slowest" ) &
+poller=$!
 timeout "$seconds" jack_cpu_load 2>/dev/null | awk '/DSP load/ {print $NF}' > "$loads" || true
+wait "$poller" || true
 fifo=$(for t in /proc/$client/task/*; do chrt -p "${t##*/}" 2>/dev/null; done | grep -c SCHED_FIFO || true)
 status=$("$bin" ctl --port "$port" status 2>&1 || true)
 xruns=$(echo "$status" | awk 'tolower($0) ~ /xrun/ {print $NF; exit}')
@@ -58,6 +65,8 @@ sort -g "$loads" | awk -v p="$period" -v s="$seconds" -v rt="$realtime" -v f="$f
     printf "period %d frames at 48 kHz (%.3f ms), %d s, server %s, %d client thread(s) SCHED_FIFO\n", p, p / 48, s, rt, f
     printf "JACK DSP load: median %.2f %%, worst %.2f %% of the period (%d samples, one a second)\n", a[int((NR + 1) / 2)], a[NR], NR
   }'
+sort -g "$slowest" | awk '{a[NR] = $1} END {
+    printf "slowest process callback per second: median %.1f %%, worst %.1f %% of the period (%d seconds)\n", a[int((NR + 1) / 2)], a[NR], NR }'
 echo "client xruns: ${xruns:-unknown (entrain ctl status said: $status)}"
 echo "client memory: $private; JACK shared memory mapped: $shm kB (not ours)"
-rm -f "$loads"
+rm -f "$loads" "$slowest"

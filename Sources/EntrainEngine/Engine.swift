@@ -42,8 +42,8 @@ public struct Engine {
     public var avLatencyFrames = 0
     public var avHapticLatencyFrames = 0
     var fadeInFrames: Int
-    var pending = PendingCommands(filler: Command(frame: 0, kind: .set))
-    var pendingAmbient = PendingAmbientEvents(filler: AmbientEvent(frame: 0, kind: .settings))
+    var pending = PendingCommands(capacity: 512, filler: Command(frame: 0, kind: .set))
+    var pendingAmbient = PendingAmbientEvents(capacity: 128, filler: AmbientEvent(frame: 0, kind: .settings))
     var stopping = false
     /// The panic state applied (the request is `status.panicRequested`).
     var panicked = false
@@ -108,6 +108,8 @@ public struct Engine {
         ambientBus.deallocate()
         inserts.deallocate()
         mix.deallocate()
+        pending.deallocate()
+        pendingAmbient.deallocate()
     }
 
     /// One period from the host (JACK or the offline renderer): the FFT edge of the beat analysis,

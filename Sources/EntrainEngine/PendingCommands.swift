@@ -12,11 +12,23 @@ extension AmbientEvent: FrameStamped {}
 /// frames, so items for the same frame apply in the order they were sent). Fixed capacity,
 /// owned by the process thread: a producer may send an item for an earlier frame than one it
 /// sent before, and it still applies on its own frame.
-struct FrameOrderedBuffer<let capacity: Int, Element: FrameStamped> {
-    var items: InlineArray<capacity, Element>
-    var count = 0
+///
+/// The items live in a heap block allocated on the control side, not inline: a struct of
+/// kilobytes inside the engine was copied whole by the optimiser to read `first`, on every
+/// range rendered (a sixth of an offline render's time went to that copy).
+struct FrameOrderedBuffer<Element: FrameStamped> {
+    private let items: UnsafeMutablePointer<Element>
+    let capacity: Int
+    private(set) var count = 0
 
-    init(filler: Element) { items = InlineArray(repeating: filler) }
+    init(capacity: Int, filler: Element) {
+        self.capacity = capacity
+        items = .allocate(capacity: capacity)
+        items.initialize(repeating: filler, count: capacity)
+    }
+
+    /// Control side, once the engine is retired (the elements are plain bits: nothing to deinitialise).
+    func deallocate() { items.deallocate() }
 
     var isFull: Bool { count == capacity }
     var first: Element? { count > 0 ? items[0] : nil }
@@ -38,6 +50,6 @@ struct FrameOrderedBuffer<let capacity: Int, Element: FrameStamped> {
 }
 
 /// Commands waiting for their frame.
-typealias PendingCommands = FrameOrderedBuffer<512, Command>
+typealias PendingCommands = FrameOrderedBuffer<Command>
 /// Ambient events waiting for their frame (more wait in the ring behind them).
-typealias PendingAmbientEvents = FrameOrderedBuffer<128, AmbientEvent>
+typealias PendingAmbientEvents = FrameOrderedBuffer<AmbientEvent>

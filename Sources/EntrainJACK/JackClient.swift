@@ -73,6 +73,9 @@ public final class JackClient: @unchecked Sendable {
         var pendingUntil = Date.distantPast
         /// When JACK last said the graph's connections changed (re-read a moment later).
         var connectionsChangedAt: Date?
+        /// The process callback's slowest period in the last rolled-over second, and since start.
+        var lastSecondSlowest: PeriodTime?
+        var slowestSinceStart: PeriodTime?
     }
     let held: Mutex<Held>
 

@@ -35,6 +35,9 @@ struct ProcessContext: ~Copyable {
     let bufferSizeChanges = Atomic<Int>(0)
     /// Times the server came back after going away.
     let returns = Atomic<Int>(0)
+    /// The slowest process callback (µs) since the control side last took it, and its end frame.
+    let slowestMicros = Atomic<Int>(0)
+    let slowestFrame = Atomic<Int>(0)
     var client: OpaquePointer?
     /// Where the current cycle starts: engine frame and JACK time (µs), published each cycle
     /// under a sequence number (odd while writing) so readers get a consistent pair.
@@ -135,6 +138,7 @@ struct ProcessContext: ~Copyable {
     /// beat-analysis edge) FFTW's execute; the engine's render is compiler-checked with @_noLocks,
     /// and the run-time probe test covers the rest.
     mutating func process(frames: jack_nframes_t) {
+        let began = jack_get_time()
         if let next = incoming.exchange(nil, ordering: .acquiring) {
             retired.store(engine, ordering: .releasing)
             engine = next
@@ -165,6 +169,7 @@ struct ProcessContext: ~Copyable {
             noteDetectedTempo(engine)
             if midiOut != nil { writeMIDI(engine, frames: frames) }
             if midiIn != nil { readMIDI(start: engine.pointee.frame - Int64(frames), frames: frames) }
+            notePeriodTime(began: began, endFrame: engine.pointee.frame)
         } else {
             for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }

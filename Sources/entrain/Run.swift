@@ -176,6 +176,7 @@ struct Run: ParsableCommand {
         defer { loop.finish() }  // the last-used settings, on every way out
 
         var status = StatusLine()
+        var periods = PeriodWatch()
         var ending: LiveControlLoop.Ending?
         var hangups = 0
         while ending == nil {
@@ -188,6 +189,7 @@ struct Run: ParsableCommand {
                 reloadSession(transport, logger: logger)
             }
             ending = try loop.tick()
+            periods.tick(client: client, logger: logger)
             managed?.tick(managedState)
             if quiet { continue }
             if ending == nil && !loop.isStopping { status.update(host: current.host, client: client, meter: meter) } else { status.finish() }
@@ -197,6 +199,9 @@ struct Run: ParsableCommand {
         }
         loop.finish()
         logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(counted(client.xruns, "xrun"))")
+        if let slowest = client.slowestPeriodSinceStart {
+            logger.info("slowest period: \(PeriodWatch.describe(slowest, sampleRate: client.sampleRate))")
+        }
     }
 
     /// SIGHUP: read the session file again (the one given with --session, else the last one

@@ -22,6 +22,7 @@ enum StatusReport {
             .string(client.serverGone ? "gone" : "up"),
             .int32(Int32(clamping: client.bufferSize)),
             .int32(Int32(clamping: client.returns)),
+            .float(Float((client.lastSecondSlowestPeriod?.share ?? 0) * 100)),
         ]
     }
 }

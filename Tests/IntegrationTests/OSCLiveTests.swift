@@ -161,6 +161,20 @@ final class OSCLiveTests: LiveClientTestCase {
         XCTAssertTrue(client.process.isRunning)
     }
 
+    /// /status's last field: the slowest process callback of the last whole second, measured on
+    /// the process thread. Zero would mean nothing was measured; 100 % or more an overrun.
+    func testStatusReportsTheSlowestPeriod() throws {
+        let rec = try recorder(seconds: 0.1)
+        let (client, _, osc) = try startWithOSC(recorder: rec)
+        defer { stopClient(client) }
+        usleep(2_500_000)  // one whole second rolled over after the first periods
+        guard case .float(let slowest)? = osc.request("/status")?.arguments[safe: 13] else {
+            return XCTFail("no slowest-period field in /status")
+        }
+        XCTAssertGreaterThan(slowest, 0, "the callback's time was measured")
+        XCTAssertLessThan(slowest, 100, "a tone and a noise bed take well under a period")
+    }
+
     func testOpeningOSCToANetworkNeedsAnAllowList() throws {
         let result = try EntrainBinary.run(["run", "--osc-bind", "0.0.0.0", "--quiet"])
         XCTAssertEqual(result.status, 64)
