@@ -8,19 +8,25 @@
 public struct HalfbandOversampler {
     public let taps: Int
     @usableFromInline let c: UnsafeMutablePointer<Float>  // c[i-1] = h(±(2i−1)); Σ = 0.25 (DC gain 1)
-    @usableFromInline let input: UnsafeMutablePointer<SIMD2<Float>>  // input[j] = x[n − j], 2·taps
+    // The three delay lines are rings stored twice over (each value written at k and k + length),
+    // so line[j] = newest-first history is one contiguous read from the ring's position: no
+    // shifting of every element on every sample.
+    @usableFromInline let input: UnsafeMutablePointer<SIMD2<Float>>  // x[n − j], 2·taps long
     @usableFromInline let odd: UnsafeMutablePointer<SIMD2<Float>>    // shaped odd sub-samples, 2·taps
     @usableFromInline let even: UnsafeMutablePointer<SIMD2<Float>>   // shaped even sub-samples, taps
+    @usableFromInline var inputAt = 0, oddAt = 0, evenAt = 0
 
     public var latency: Int { 2 * taps - 1 }
+    /// The filter's odd-offset coefficients, h(±1), h(±3), …
+    public var coefficients: [Float] { Array(UnsafeBufferPointer(start: c, count: taps)) }
 
     public init(taps: Int = 8) {
         precondition(taps >= 1)
         self.taps = taps
         c = .allocate(capacity: taps)
-        input = .allocate(capacity: 2 * taps); input.initialize(repeating: .zero, count: 2 * taps)
-        odd = .allocate(capacity: 2 * taps); odd.initialize(repeating: .zero, count: 2 * taps)
-        even = .allocate(capacity: taps); even.initialize(repeating: .zero, count: taps)
+        input = .allocate(capacity: 4 * taps); input.initialize(repeating: .zero, count: 4 * taps)
+        odd = .allocate(capacity: 4 * taps); odd.initialize(repeating: .zero, count: 4 * taps)
+        even = .allocate(capacity: 2 * taps); even.initialize(repeating: .zero, count: 2 * taps)
         // Half-band sinc at odd offsets t = 2i − 1: 0.5·sinc(t/2) = (−1)^(i+1)/(π·t), Blackman-windowed
         // over the 4·taps − 1 tap filter, then scaled so that 0.5 + 2·Σc = 1 exactly (unity at DC).
         let span = Double(4 * taps)
@@ -37,32 +43,36 @@ public struct HalfbandOversampler {
     public func deallocate() { c.deallocate(); input.deallocate(); odd.deallocate(); even.deallocate() }
 
     public mutating func reset() {
-        input.update(repeating: .zero, count: 2 * taps)
-        odd.update(repeating: .zero, count: 2 * taps)
-        even.update(repeating: .zero, count: taps)
+        input.update(repeating: .zero, count: 4 * taps)
+        odd.update(repeating: .zero, count: 4 * taps)
+        even.update(repeating: .zero, count: 2 * taps)
     }
 
     /// One base-rate frame through `shape` at twice the rate.
     @inlinable @inline(__always)
     public mutating func process(_ x: SIMD2<Float>, _ shape: (SIMD2<Float>) -> SIMD2<Float>) -> SIMD2<Float> {
         let p = taps
-        var j = 2 * p - 1
-        while j > 0 { input[j] = input[j - 1]; j -= 1 }
-        input[0] = x
+        let input = Self.push(x, into: self.input, length: 2 * p, at: &inputAt)
         // Upsample: even = x[n − P]; odd = midpoint between x[n − P] and x[n − P + 1].
         var mid = SIMD2<Float>.zero
         for i in 1...p { mid += c[i - 1] * (input[p - i] + input[p - 1 + i]) }
         // The zero-stuffed stream is filtered by 2h, hence the 2 on the odd phase.
         let e = shape(input[p]), o = shape(2 * mid)
-        j = 2 * p - 1
-        while j > 0 { odd[j] = odd[j - 1]; j -= 1 }
-        odd[0] = o
-        j = p - 1
-        while j > 0 { even[j] = even[j - 1]; j -= 1 }
-        even[0] = e
+        let odd = Self.push(o, into: self.odd, length: 2 * p, at: &oddAt)
+        let even = Self.push(e, into: self.even, length: p, at: &evenAt)
         // Decimate: 0.5·E[m] + Σ c_i·(O[m − i] + O[m + i − 1]) with m = n − P + 1.
         var acc = 0.5 * even[p - 1]
         for i in 1...p { acc += c[i - 1] * (odd[p - 1 + i] + odd[p - i]) }
         return acc
+    }
+
+    /// Write the newest value into a doubled ring; the history newest-first starts at the result.
+    @inlinable @inline(__always)
+    static func push(_ value: SIMD2<Float>, into ring: UnsafeMutablePointer<SIMD2<Float>>, length: Int,
+                     at position: inout Int) -> UnsafeMutablePointer<SIMD2<Float>> {
+        position = position == 0 ? length - 1 : position - 1
+        ring[position] = value
+        ring[position + length] = value
+        return ring + position
     }
 }
