@@ -57,7 +57,9 @@ public enum FastMath {
         p = p * f + 0.5
         p = p * f + 1
         p = p * f + 1
-        return Double(sign: .plus, exponent: Int(whole), significand: p)
+        // p·2^whole, exact: 2^whole built from its bits (whole is within ±1000 here, a normal
+        // number; the generic Double(sign:exponent:significand:) was an out-of-line call).
+        return p * Double(bitPattern: UInt64(Int(whole) + 1023) << 52)
     }
 
     /// log2(x) for x > 0; absolute error below 1e-12. Returns -infinity for 0 and NaN for x < 0.
