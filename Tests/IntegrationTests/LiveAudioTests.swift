@@ -35,7 +35,7 @@ final class LiveAudioTests: LiveClientTestCase {
         let offline = try WAVFile(contentsOf: out).samples
 
         // The recording starts wherever the connection took effect: find that frame in the render.
-        guard let start = take[0].firstIndex(where: { $0 != 0 }) else { return XCTFail("recorded only silence") }
+        guard let start = Measure.firstSoundOnEveryChannel(take) else { return XCTFail("recorded only silence") }
         let live = Array(take[0][start...]), liveR = Array(take[1][start...])
         XCTAssertGreaterThan(live.count, 96_000, "at least 2 s to compare")
         guard let offset = (0..<(offline[0].count - live.count)).first(where: { o in

@@ -9,6 +9,18 @@ public enum Measure {
         return a.count == b.count ? nil : min(a.count, b.count)
     }
 
+    /// The first index from which every channel of a live take carries sound. Recorder ports are
+    /// connected one after the other, and a connection reaches JACK's graph a cycle or two after
+    /// it is accepted, so under load one channel can start a period after another.
+    public static func firstSoundOnEveryChannel(_ take: [[Float]]) -> Int? {
+        var start = 0
+        for channel in take {
+            guard let first = channel.firstIndex(where: { $0 != 0 }) else { return nil }
+            start = max(start, first)
+        }
+        return start
+    }
+
     public static func decibels(_ ratio: Double) -> Double { 20 * log10(ratio) }
 
     public static func peak(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs($1)) } }
