@@ -36,7 +36,7 @@ for _ in $(seq 1 50); do scripts/jack-running.sh && break; sleep 0.1; done
 voices=()
 for v in $(seq 2 10); do voices+=(--set "/entrain/voice/$v/level=0.1" --set "/entrain/voice/$v/carrier=$((150 + 20 * v))"); done
 "$bin" run --quiet --no-restore --osc-port "$port" --log-level warning --name bench \
-  --noise pink --noise-level 0.3 "${voices[@]}" --ambient-preset Tidal_Glass --arm-strobe --haptic-cv &
+  --noise pink --noise-level 0.3 "${voices[@]}" --ambient-preset Full_Tide --arm-strobe --haptic-cv &
 client=$!
 for _ in $(seq 1 100); do jack_lsp 2>/dev/null | grep -q '^bench:beat_in' && break; sleep 0.1; done
 # jack_connect sometimes fails to open its own JACK client at once ("already connected?"): retry.
