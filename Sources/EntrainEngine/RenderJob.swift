@@ -1,6 +1,7 @@
 import EntrainCore
 import EntrainDSP
 import Foundation
+import Synchronization
 
 /// An offline render to a WAV file: the engine with a counting clock, fading in at the start
 /// and out so the fade ends on the last frame. What `entrain render` runs, and what `bench` times.
@@ -79,21 +80,25 @@ public struct RenderJob {
         let free = DispatchSemaphore(value: 0)
         for _ in 0..<chunkCount { free.signal() }
         let writes = DispatchQueue(label: "entrain.render.writer")
-        final class Failure: @unchecked Sendable { var error: Error? }  // touched on `writes` only
+        defer { writes.sync {} }  // however this ends, the writer is idle before the buffers go
+        // The writer's first error, read by the render thread without waiting for the writer: a
+        // `writes.sync` here each chunk queued behind every pending write, and the two threads
+        // took turns instead of working side by side.
+        final class Failure: Sendable { let error = Mutex<(any Error)?>(nil) }
         let failure = Failure()
         let renderer = OfflineRenderer(host: host, blockSize: blockSize)
         var done = 0, chunk = 0
         while done < frames {
             free.wait()
-            if let error = writes.sync(execute: { failure.error }) { throw error }
-            if let reason = interruption?() { throw Interrupted(reason: reason) }  // the writer is idle: synced just above
+            if let error = failure.error.withLock({ $0 }) { throw error }
+            if let reason = interruption?() { throw Interrupted(reason: reason) }
             let slot = Chunk(base: storage + (chunk % chunkCount) * channels * chunkFrames, frames: min(chunkFrames, frames - done),
                              stride: chunkFrames, pairs: mix)
             try renderer.render(frames: slot.frames, into: slot.targets,
                                 beforeBlock: schedule.map { schedule in { try schedule(host, $0) } })
             writes.async {
-                if failure.error == nil {
-                    do { try output.write(slot.channels, frames: slot.frames) } catch { failure.error = error }
+                if failure.error.withLock({ $0 == nil }) {
+                    do { try output.write(slot.channels, frames: slot.frames) } catch { failure.error.withLock { $0 = error } }
                 }
                 free.signal()
             }
@@ -101,7 +106,8 @@ public struct RenderJob {
             chunk += 1
             progress?(done, frames)
         }
-        if let error = writes.sync(execute: { failure.error }) { throw error }
+        writes.sync {}
+        if let error = failure.error.withLock({ $0 }) { throw error }
     }
 
     /// One chunk of the pipeline: each pair's left then right samples, `stride` apart. Handed
