@@ -5,7 +5,8 @@
 # for the beat-analysis comparison tests (they skip themselves without it).
 set -euo pipefail
 
-packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config "$@")
+# fluidsynth and fluid-soundfont-gm render the beat analysis's sampled-instrument songs (tests).
+packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config fluidsynth fluid-soundfont-gm "$@")
 
 missing=()
 for p in "${packages[@]}"; do
