@@ -1,3 +1,4 @@
+import EntrainDSP
 import Foundation
 
 /// Tempo from the onsets: a running autocorrelation of their accents (exponentially
@@ -24,6 +25,16 @@ struct TempoEstimator {
 
     var minimumBPM = 60.0
     var maximumBPM = 200.0
+    /// The tempo prior's centre: a log-Gaussian over tempo, `priorOctaves` wide (one standard deviation).
+    var preferredBPM = 120.0
+    var priorOctaves = Tune.value("PRIOR", 1.0)
+    /// The metrical level the beat tracker settled on, which replaces the hint as the prior's
+    /// centre (with a narrower prior) until the tracker lets go.
+    private var level = 0.0
+    /// While the tracker holds a beat, a new tempo must persist twice as long (about 2.7 s).
+    var patient = false
+    let levelOctaves = Tune.value("LEVELW", 0.35)
+    let octaveMargin = Tune.value("MARGIN", 0.82)
 
     /// The current estimate (0 = none yet) and how periodic the input is at it (0...1).
     private(set) var bpm = 0.0
@@ -96,34 +107,47 @@ struct TempoEstimator {
         return count > 0 && acf[0] > 0 ? sum / (count * acf[0]) : 0
     }
 
+    private let log2e = 1.442_695_040_888_963_4
+
+    /// The comb score weighted by the tempo prior.
+    private func weighted(_ bpm: Double) -> Double {
+        let octaves = level > 0 ? FastMath.log2(bpm / level) / levelOctaves : FastMath.log2(bpm / preferredBPM) / priorOctaves
+        return score(bpm) * FastMath.exp2(-0.5 * log2e * octaves * octaves)
+    }
+
+    /// The beat tracker found the beat at `bpm` (the octave its accents support): take it now
+    /// and centre the prior there.
+    mutating func settle(on bpm: Double) {
+        level = bpm
+        self.bpm = bpm
+        votes = 0
+    }
+
+    /// The tracker lost the beat: back to the hint.
+    mutating func forgetLevel() { level = 0 }
+
     private mutating func evaluate() {
         guard filled > Int(1.5 * rate), acf[0] > 0 else { return }
         var best = minimumBPM, bestScore = -Double.infinity
         var b = minimumBPM
         while b <= maximumBPM {
-            let s = score(b)
+            let s = weighted(b)
             if s > bestScore { bestScore = s; best = b }
             b += 0.5
         }
-        // Of tempi in a 2:1, 3:1 or 4:1 relation, the fastest that is nearly as periodic wins:
-        // material at 180 BPM also repeats every 2 or 3 beats, never the other way round.
-        let strongest = bestScore
-        var changed = true
-        while changed {
-            changed = false
+        if octaveMargin < 1 {
+            let strongest = bestScore
             var multiple = 4.0
             while multiple >= 2 {
                 let faster = best * multiple
-                if faster <= maximumBPM, score(faster) >= 0.82 * strongest {
+                if faster <= maximumBPM, weighted(faster) >= octaveMargin * strongest {
                     best = faster
-                    bestScore = score(faster)
-                    changed = true
                     break
                 }
                 multiple -= 1
             }
         }
-        salience = max(0, min(1, bestScore))
+        salience = max(0, min(1, score(best)))
         if bpm == 0 || abs(best - bpm) <= 0.04 * bpm {
             bpm = best
             votes = 0
@@ -131,7 +155,7 @@ struct TempoEstimator {
         }
         // A different tempo must persist for a few evaluations before it replaces the current one.
         if abs(best - candidate) <= 0.04 * candidate { votes += 1 } else { candidate = best; votes = 1 }
-        if votes >= 4 {
+        if votes >= (patient ? 8 : 4) {
             bpm = candidate
             votes = 0
         }
