@@ -38,6 +38,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
     /// usual level below which the music counts as a break.
     var recentStrength = 0.0
     var usualStrength = 0.0
+    var usualEnergy = 0.0
     let shortWeight: Double
     let longWeight: Double
     let breakRatio = Tune.value("BREAK", 0.4)
@@ -130,7 +131,11 @@ struct BeatAnalysisPlugin: EnginePlugin {
                 tracker.setTempo(tempo.bpm)
             }
             frameValue += Double(value)
-            frameSounding = frameSounding || detector.hopEnergy > detector.silenceEnergy
+            // Sounding: above the silence gate and within 25 dB of the usual level (a song's
+            // reverb tail after its last note is not music to keep the beat for).
+            usualEnergy += (Double(detector.hopEnergy) - usualEnergy) * longWeight
+            frameSounding = frameSounding
+                || (detector.hopEnergy > detector.silenceEnergy && Double(detector.hopEnergy) > 0.003 * usualEnergy)
             frameHops += 1
             if frameHops == 2 {
                 tracker.frame(frameValue, end: hopEnd, sounding: frameSounding)

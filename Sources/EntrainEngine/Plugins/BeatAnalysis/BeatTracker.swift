@@ -56,18 +56,23 @@ struct BeatTracker {
     let parityRatio = Tune.value("PAR", 0)
     /// Whether an accented onset confirmed each of the last judged beats (bit 0 the newest).
     private var verdicts: UInt32 = 0
+    /// The same for the points half-way before each of them (the off-beats).
+    private var offVerdicts: UInt32 = 0
     private var verdictCount = 0
     let shiftRatio = Tune.value("SHIFT", 1.3)
+    let holdConfidence = Float(Tune.value("HOLD", 0.75))
+    let holdRelated = Float(Tune.value("HOLDR", 0.4))
+    let establishedBeats = Int(Tune.value("EST", 24))
     private var beatsAtTempo = 0
     /// A change of octave the check decided on, for the tempo estimator (0: none).
     private(set) var settledBPM = 0.0
-    let doubleRatio = Tune.value("DBL", 0.75)
+    let doubleRatio = Tune.value("DBL", 0.6)
     let halveRatio = Tune.value("HLV", 0.3)
 
     init(sampleRate: Double, hopSize: Int, minimumBPM: Double) {
         self.sampleRate = sampleRate
         cumulative = CumulativeBeatTracker(hopRate: sampleRate / Double(hopSize), hopSize: hopSize, minimumBPM: minimumBPM)
-        stampOffset = Int64(hopSize)
+        stampOffset = Int64(hopSize) + Int64(0.0015 * sampleRate)
         onsetFrames = .allocate(capacity: onsetCapacity)
         onsetFrames.initialize(repeating: 0, count: onsetCapacity)
         onsetStrengths = .allocate(capacity: onsetCapacity)
@@ -86,8 +91,22 @@ struct BeatTracker {
     var lastOnsetFrame: Int64 { onsetCount > 0 ? onsetFrames[(onsetCount - 1) % onsetCapacity] : .min / 2 }
 
     mutating func setTempo(_ bpm: Double) {
-        if abs(bpm - cumulative.bpm) > 0.04 * bpm { beatsAtTempo = 0 }
+        // While accented onsets keep confirming the beats, the estimator may refine the tempo
+        // (a ramp) but not replace it: a fill or a syncopated bar can make it jump for a while.
+        // A change to a metrically related tempo (2:1, 3:2, 4:3, 3:1 either way) is the usual
+        // octave confusion and needs the beats to have lost most of their confirmation.
+        let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
+        if jump && locked && beatsAtTempo >= establishedBeats
+            && confidence >= (Self.related(bpm, cumulative.bpm) ? holdRelated : holdConfidence) { return }
+        if jump { beatsAtTempo = 0 }
         if cumulative.setTempo(bpm) { replacePending(cumulative.nextBeatFrame(end: latestEnd)) }
+    }
+
+    static func related(_ a: Double, _ b: Double) -> Bool {
+        guard a > 0, b > 0 else { return false }
+        let ratio = max(a, b) / min(a, b)
+        func near(_ r: Double) -> Bool { abs(ratio - r) <= 0.02 * r }
+        return near(2) || near(1.5) || near(4.0 / 3) || near(3)
     }
 
     /// The newest prediction moved (a new phase): it replaces the pending one.
@@ -153,7 +172,10 @@ struct BeatTracker {
         // A change back to the octave the tracker left needs twice the evidence (no flip-flop).
         let needed = 3
         shiftVotes = offBeats > shiftRatio * onBeats ? shiftVotes + 1 : 0
-        doubleVotes = offBeats > doubleRatio * onBeats && 2 * bpm <= maximumBPM ? doubleVotes + 1 : 0
+        // Off-beats as strong as the beats and as often accented: the beat is twice as fast.
+        let onHits = (verdicts & 0xFF).nonzeroBitCount, offHits = (offVerdicts & 0xFF).nonzeroBitCount
+        let accentedOffBeats = verdictCount >= 8 && offHits >= 6 && Double(offHits) >= 0.9 * Double(onHits)
+        doubleVotes = offBeats > doubleRatio * onBeats && accentedOffBeats && 2 * bpm <= maximumBPM ? doubleVotes + 1 : 0
         halveVotes = alternating && bpm / 2 >= minimumBPM ? halveVotes + 1 : 0
         if doubleVotes >= (lastChange < 0 ? 2 * needed : needed) {
             decision = 1
@@ -181,6 +203,7 @@ struct BeatTracker {
         shiftVotes = 0
         beatsAtTempo = 0
         verdicts = 0
+        offVerdicts = 0
         verdictCount = 0
     }
 
@@ -195,13 +218,14 @@ struct BeatTracker {
                 let hit = accentedOnset(near: Double(last))
                 confidence += hit ? 0.3 * (1 - confidence) : -0.1 * confidence
                 verdicts = verdicts << 1 | (hit ? 1 : 0)
+                offVerdicts = offVerdicts << 1 | (accentedOnset(near: Double(last) - 0.5 * period) ? 1 : 0)
                 verdictCount += 1
             }
             last = frame
             hasLast = true
             if confidence >= minimumConfidence { locked = true }
             let beatPeriod = period
-            let sounding = Double(frame - lastSound) < max(0.5 * sampleRate, 2 * beatPeriod)
+            let sounding = Double(frame - lastSound) < max(0.25 * sampleRate, 1.5 * beatPeriod)
             let onsetsGoing = Double(frame - lastOnsetFrame) < 16 * beatPeriod
             if confidence < 0.05 || !sounding || !onsetsGoing { locked = false }
             guard locked || publishAll else { continue }
