@@ -32,8 +32,9 @@ struct BeatAnalysisPlugin: EnginePlugin {
     var fluxPeak: Float = 0
     let fluxPeakDecay: Float
     /// The flux's weight in the onset-strength function beside the onsets' accents.
-    let fluxShare = Float(Tune.value("FLUX", 0.3))
-    let fluxTempo = Float(Tune.value("FLUXT", 0.15))
+    let fluxShare: Float = 0.3
+    /// The flux's share in what the tempo estimator hears (less: its hats pull to double time).
+    let fluxTempo: Float = 0.15
     /// Onset strength averaged over about 1 s and 8 s (per hop weights), and the share of the
     /// usual level below which the music counts as a break.
     var recentStrength = 0.0
@@ -41,7 +42,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
     var usualEnergy = 0.0
     let shortWeight: Double
     let longWeight: Double
-    let breakRatio = Tune.value("BREAK", 0.4)
+    let breakRatio = 0.4
 
     /// This period's events, in the order found (onsets may be stamped before the period).
     var events = InlineArray<32, BeatEvent>(repeating: BeatEvent(kind: .onset, frame: 0, strength: 0))
@@ -151,10 +152,8 @@ struct BeatAnalysisPlugin: EnginePlugin {
         }
         while let beat = tracker.beat(before: end) {
             beatCount += 1
-            let shown = tracker.decision != 0 ? -tracker.decision : beatCount
-            tracker.decision = 0
             publish(BeatEvent(kind: .beat, frame: beat.frame, publishedFrame: end, strength: beat.confidence,
-                              count: shown, bpm: Float(tracker.bpm), framesToNext: Int32(beat.period)), ring)
+                              count: beatCount, bpm: Float(tracker.bpm), framesToNext: Int32(beat.period)), ring)
         }
         if !tracker.locked {
             beatCount = 0

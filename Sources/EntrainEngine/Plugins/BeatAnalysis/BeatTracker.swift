@@ -17,7 +17,7 @@ struct BeatTracker {
     }
 
     let sampleRate: Double
-    private(set) var cumulative: CumulativeBeatTracker
+    var cumulative: CumulativeBeatTracker
     /// Analysis frames are stamped this many samples before their end: where the attacks that
     /// raised them began, on average (the onset function lags the attack by about a hop).
     private let stampOffset: Int64
@@ -27,47 +27,45 @@ struct BeatTracker {
     private let onsetCapacity = 128
     private var onsetCount = 0
     private var strongest: Float = 0
+    private var firstOnset: Int64 = 0
 
     /// Predicted beats not yet emitted (engine frames), oldest first.
     private var pending = InlineArray<4, Int64>(repeating: 0)
     private var pendingCount = 0
     /// The last emitted beat, waiting for its verdict.
     private var last: Int64 = .min / 2
-    private var lastPeriod = 0.0
     private var hasLast = false
 
     private(set) var confidence: Float = 0
     private(set) var locked = false
     var minimumConfidence: Float = 0.6
-    let publishAll = Tune.value("ALL", 0) != 0
-    /// Last engine frame at which the input was above the silence gate.
+    /// Last engine frame at which the input was sounding, and the end of the newest analysis frame.
     private var lastSound: Int64 = .min / 2
-    private var latestEnd: Int64 = 0
+    var latestEnd: Int64 = 0
 
-    // The metrical check: the tempo range, votes for a change of octave, beats since the last change.
+    /// The tempo range (the metrical check stays inside it).
     var minimumBPM = 60.0
     var maximumBPM = 200.0
-    private var doubleVotes = 0
-    private var halveVotes = 0
-    private var shiftVotes = 0
-    var decision: Int32 = 0
-    /// The last change of octave: 1 doubled, -1 halved, 0 none.
-    private var lastChange = 0
-    let parityRatio = Tune.value("PAR", 0)
-    /// Whether an accented onset confirmed each of the last judged beats (bit 0 the newest).
-    private var verdicts: UInt32 = 0
-    /// The same for the points half-way before each of them (the off-beats).
-    private var offVerdicts: UInt32 = 0
-    private var verdictCount = 0
-    let shiftRatio = Tune.value("SHIFT", 1.3)
-    let holdConfidence = Float(Tune.value("HOLD", 0.75))
-    let holdRelated = Float(Tune.value("HOLDR", 0.4))
-    let establishedBeats = Int(Tune.value("EST", 24))
-    private var beatsAtTempo = 0
+    /// Votes of the metrical check, and the last change of octave it made (1 doubled, -1 halved).
+    var doubleVotes = 0
+    var halveVotes = 0
+    var shiftVotes = 0
+    var lastChange = 0
+    /// Whether an accented onset confirmed each of the last judged beats (bit 0 the newest), and
+    /// the same for the points half-way before them (the off-beats).
+    var verdicts: UInt32 = 0
+    var offVerdicts: UInt32 = 0
+    var verdictCount = 0
+    /// Beats predicted since the tempo last changed.
+    var beatsAtTempo = 0
     /// A change of octave the check decided on, for the tempo estimator (0: none).
-    private(set) var settledBPM = 0.0
-    let doubleRatio = Tune.value("DBL", 0.6)
-    let halveRatio = Tune.value("HLV", 0.3)
+    var settledBPM = 0.0
+
+    /// Confidence above which a locked, established beat (24 beats at its tempo) keeps its tempo
+    /// against the estimator: 0.75 for an unrelated tempo, 0.4 for a metrically related one.
+    static var holdConfidence: Float { 0.75 }
+    static var holdRelated: Float { 0.4 }
+    static var establishedBeats: Int { 24 }
 
     init(sampleRate: Double, hopSize: Int, minimumBPM: Double) {
         self.sampleRate = sampleRate
@@ -96,8 +94,8 @@ struct BeatTracker {
         // A change to a metrically related tempo (2:1, 3:2, 4:3, 3:1 either way) is the usual
         // octave confusion and needs the beats to have lost most of their confirmation.
         let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
-        if jump && locked && beatsAtTempo >= establishedBeats
-            && confidence >= (Self.related(bpm, cumulative.bpm) ? holdRelated : holdConfidence) { return }
+        if jump && locked && beatsAtTempo >= Self.establishedBeats
+            && confidence >= (Self.related(bpm, cumulative.bpm) ? Self.holdRelated : Self.holdConfidence) { return }
         if jump { beatsAtTempo = 0 }
         if cumulative.setTempo(bpm) { replacePending(cumulative.nextBeatFrame(end: latestEnd)) }
     }
@@ -110,7 +108,7 @@ struct BeatTracker {
     }
 
     /// The newest prediction moved (a new phase): it replaces the pending one.
-    private mutating func replacePending(_ predicted: Int64) {
+    mutating func replacePending(_ predicted: Int64) {
         if pendingCount > 0 { pendingCount -= 1 }
         pending[pendingCount] = max(latestEnd, predicted - stampOffset)
         pendingCount += 1
@@ -124,6 +122,7 @@ struct BeatTracker {
     }
 
     mutating func onset(frame: Int64, strength: Float) {
+        if onsetCount == 0 { firstOnset = frame }
         onsetFrames[onsetCount % onsetCapacity] = frame
         onsetStrengths[onsetCount % onsetCapacity] = strength
         onsetCount += 1
@@ -139,72 +138,22 @@ struct BeatTracker {
         let frame = max(end, predicted - stampOffset)
         if pendingCount == 4 { return }
         beatsAtTempo += 1
-        if !hasLast && pendingCount == 0 && !locked {
-            // The first prediction: the onsets already heard vouch for the grid when an accented one
-            // confirms each of the last four beats (a steady track is published at once).
-            var confirmed = 0
-            for k in 1...4 where accentedOnset(near: Double(frame) - Double(k) * period) { confirmed += 1 }
-            if confirmed == 4 { confidence = 1 }
+        if !locked {
+            // Before the lock, the onsets already heard vouch for the grid when an accented one
+            // confirms every grid point since the music began (at least two of the last four):
+            // a steady track is published at once, at the minimum confidence.
+            var confirmed = 0, considered = 0
+            for k in 1...4 {
+                let point = Double(frame) - Double(k) * period
+                guard point >= Double(firstOnset) - 0.1 * period else { break }
+                considered += 1
+                if accentedOnset(near: point) { confirmed += 1 }
+            }
+            if considered >= 2 && confirmed == considered { confidence = max(minimumConfidence, Float(confirmed) / 4) }
         }
         pending[pendingCount] = frame
         pendingCount += 1
         checkMeter()
-    }
-
-    /// Which metrical level the accents support, checked once a beat after eight beats at a
-    /// tempo: off-beats about as strong as the beats mean the beat is twice as fast; every other
-    /// beat much weaker means it is half as fast (and on the stronger ones). Three agreeing
-    /// checks make the change. Returns true when it replaced the pending prediction itself.
-    private mutating func checkMeter() {
-        guard beatsAtTempo >= 8 else { doubleVotes = 0; halveVotes = 0; shiftVotes = 0; return }
-        let bpm = cumulative.bpm
-        let onBeats = cumulative.gridStrength(shift: 0, first: 0, step: 1, count: 8)
-        let offBeats = cumulative.gridStrength(shift: -0.5, first: 0, step: 1, count: 8)
-        let even = cumulative.gridStrength(shift: 0, first: 0, step: 2, count: 4)
-        let odd = cumulative.gridStrength(shift: 0, first: 1, step: 2, count: 4)
-        guard onBeats > 0 else { return }
-        // Accented onsets on one parity of beats and not the other, with the onset strength
-        // agreeing: the beat is half as fast.
-        let evenHits = (verdicts & 0b0101_0101).nonzeroBitCount, oddHits = (verdicts & 0b1010_1010).nonzeroBitCount
-        let accentParity = verdictCount >= 8 && max(evenHits, oddHits) >= 3 && min(evenHits, oddHits) <= 1
-        let alternating = min(even, odd) < halveRatio * max(even, odd)
-            || (accentParity && min(even, odd) < parityRatio * max(even, odd))
-        // A change back to the octave the tracker left needs twice the evidence (no flip-flop).
-        let needed = 3
-        shiftVotes = offBeats > shiftRatio * onBeats ? shiftVotes + 1 : 0
-        // Off-beats as strong as the beats and as often accented: the beat is twice as fast.
-        let onHits = (verdicts & 0xFF).nonzeroBitCount, offHits = (offVerdicts & 0xFF).nonzeroBitCount
-        let accentedOffBeats = verdictCount >= 8 && offHits >= 6 && Double(offHits) >= 0.9 * Double(onHits)
-        doubleVotes = offBeats > doubleRatio * onBeats && accentedOffBeats && 2 * bpm <= maximumBPM ? doubleVotes + 1 : 0
-        halveVotes = alternating && bpm / 2 >= minimumBPM ? halveVotes + 1 : 0
-        if doubleVotes >= (lastChange < 0 ? 2 * needed : needed) {
-            decision = 1
-            lastChange = 1
-            settledBPM = 2 * bpm
-        } else if shiftVotes >= needed {
-            decision = 3
-            replacePending(cumulative.shiftHalfBeat(end: latestEnd))
-            resetVotes()
-            return
-        } else if halveVotes >= (lastChange > 0 ? 2 * needed : needed) {
-            decision = 2
-            lastChange = -1
-            settledBPM = bpm / 2
-        } else {
-            return
-        }
-        if cumulative.setTempo(settledBPM) { replacePending(cumulative.nextBeatFrame(end: latestEnd)) }
-        resetVotes()
-    }
-
-    private mutating func resetVotes() {
-        doubleVotes = 0
-        halveVotes = 0
-        shiftVotes = 0
-        beatsAtTempo = 0
-        verdicts = 0
-        offVerdicts = 0
-        verdictCount = 0
     }
 
     /// The next beat before engine frame `end` that should be published, if any; call until nil.
@@ -228,7 +177,7 @@ struct BeatTracker {
             let sounding = Double(frame - lastSound) < max(0.25 * sampleRate, 1.5 * beatPeriod)
             let onsetsGoing = Double(frame - lastOnsetFrame) < 16 * beatPeriod
             if confidence < 0.05 || !sounding || !onsetsGoing { locked = false }
-            guard locked || publishAll else { continue }
+            guard locked else { continue }
             return Beat(frame: frame, confidence: confidence, period: Int(FastMath.floor(beatPeriod + 0.5)))
         }
         return nil

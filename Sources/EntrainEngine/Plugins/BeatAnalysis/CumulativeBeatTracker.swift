@@ -30,9 +30,9 @@ struct CumulativeBeatTracker {
     private var count = 0
 
     /// The score's memory: the share carried from the previous beat (Stark uses 0.9).
-    var alpha = Tune.value("ALPHA", 0.9)
+    var alpha = 0.9
     /// How sharply a predecessor off the period is discounted.
-    var tightness = Tune.value("TIGHT", 5.0)
+    var tightness = 5.0
 
     /// Beat period in frames (0: no tempo yet).
     private(set) var period = 0.0

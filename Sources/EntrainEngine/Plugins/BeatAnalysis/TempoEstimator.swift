@@ -27,14 +27,15 @@ struct TempoEstimator {
     var maximumBPM = 200.0
     /// The tempo prior's centre: a log-Gaussian over tempo, `priorOctaves` wide (one standard deviation).
     var preferredBPM = 120.0
-    var priorOctaves = Tune.value("PRIOR", 1.0)
+    var priorOctaves = 1.0
     /// The metrical level the beat tracker settled on, which replaces the hint as the prior's
     /// centre (with a narrower prior) until the tracker lets go.
     private var level = 0.0
     /// While the tracker holds a beat, a new tempo must persist twice as long (about 2.7 s).
     var patient = false
-    let levelOctaves = Tune.value("LEVELW", 0.35)
-    let octaveMargin = Tune.value("MARGIN", 0.82)
+    let firstWait = 1.0
+    let levelOctaves = 0.35
+    let octaveMargin = 0.82
 
     /// The current estimate (0 = none yet) and how periodic the input is at it (0...1).
     private(set) var bpm = 0.0
@@ -127,7 +128,7 @@ struct TempoEstimator {
     mutating func forgetLevel() { level = 0 }
 
     private mutating func evaluate() {
-        guard filled > Int(1.5 * rate), acf[0] > 0 else { return }
+        guard filled > Int(firstWait * rate), acf[0] > 0 else { return }
         var best = minimumBPM, bestScore = -Double.infinity
         var b = minimumBPM
         while b <= maximumBPM {
