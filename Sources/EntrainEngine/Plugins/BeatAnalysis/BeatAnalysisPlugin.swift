@@ -157,6 +157,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
         }
         if !tracker.locked {
             beatCount = 0
+            tempo.forgetLevel()  // the octave settled on was that music's: back to the hint
         }
     }
 

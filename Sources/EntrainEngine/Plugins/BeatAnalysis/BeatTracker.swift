@@ -61,10 +61,12 @@ struct BeatTracker {
     /// A change of octave the check decided on, for the tempo estimator (0: none).
     var settledBPM = 0.0
 
-    /// Confidence above which a locked, established beat (24 beats at its tempo) keeps its tempo
-    /// against the estimator: 0.75 for an unrelated tempo, 0.4 for a metrically related one.
+    /// Confidence above which a locked beat keeps its tempo against the estimator: against a
+    /// metrically related tempo 0.9, or 0.4 once established (24 beats at it); against any other
+    /// 0.75 once established.
     static var holdConfidence: Float { 0.75 }
     static var holdRelated: Float { 0.4 }
+    static var holdFresh: Float { 0.9 }
     static var establishedBeats: Int { 24 }
 
     init(sampleRate: Double, hopSize: Int, minimumBPM: Double) {
@@ -94,8 +96,11 @@ struct BeatTracker {
         // A change to a metrically related tempo (2:1, 3:2, 4:3, 3:1 either way) is the usual
         // octave confusion and needs the beats to have lost most of their confirmation.
         let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
-        if jump && locked && beatsAtTempo >= Self.establishedBeats
-            && confidence >= (Self.related(bpm, cumulative.bpm) ? Self.holdRelated : Self.holdConfidence) { return }
+        if jump && locked {
+            let established = beatsAtTempo >= Self.establishedBeats
+            if Self.related(bpm, cumulative.bpm) ? confidence >= (established ? Self.holdRelated : Self.holdFresh)
+                : established && confidence >= Self.holdConfidence { return }
+        }
         if jump { beatsAtTempo = 0 }
         if cumulative.setTempo(bpm) { replacePending(cumulative.nextBeatFrame(end: latestEnd)) }
     }

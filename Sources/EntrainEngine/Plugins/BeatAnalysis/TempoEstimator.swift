@@ -1,11 +1,12 @@
 import EntrainDSP
 import Foundation
 
-/// Tempo from the onsets: a running autocorrelation of their accents (exponentially
-/// forgetting, time constant 2 s) scored through a comb of four harmonics for every tempo in
-/// the range, in half-BPM steps. Of tempi in a 2:1, 3:1 or 4:1 relation the faster wins when it
-/// explains the periodicity nearly as well (82 %: a track at 120 BPM also repeats every 2 beats,
-/// not vice versa; the margin keeps a syncopated kick from doubling the tempo).
+/// Tempo from the onset strength: a running autocorrelation (exponentially forgetting, time
+/// constant 2 s) scored through a comb of four harmonics for every tempo in the range, in
+/// half-BPM steps, weighted by a tempo prior (a log-Gaussian one octave wide around the preferred
+/// tempo, or narrower around the octave the beat tracker settled on). Of tempi in a 2:1, 3:1 or
+/// 4:1 relation the faster wins when it explains the periodicity nearly as well (82 %: a track at
+/// 120 BPM also repeats every 2 beats, not vice versa).
 /// Constant work per hop: no spikes on the process thread.
 struct TempoEstimator {
     /// Accent samples per second (two hops summed into one).
