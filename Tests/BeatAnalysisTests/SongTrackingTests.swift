@@ -113,8 +113,12 @@ final class SongTrackingTests: XCTestCase {
         values[try Engine.parameterTable.entry(for: "/beat/tempo/prefer").index] = 60
         let hinted = try BeatAnalysis.analyse(item.samples, sampleRate: Double(item.sampleRate), values: values).filter { $0.kind == .beat }
         let plain = try BeatAnalysis.analyse(item.samples, sampleRate: Double(item.sampleRate)).filter { $0.kind == .beat }
-        XCTAssertEqual(Double(try XCTUnwrap(hinted.last).bpm), 60, accuracy: 1)
-        XCTAssertEqual(Double(try XCTUnwrap(plain.last).bpm), 120, accuracy: 1)
+        func medianBPM(_ beats: [BeatEvent]) -> Double {
+            let late = beats.filter { Double($0.frame) / Double(item.sampleRate) > 10 }.map { Double($0.bpm) }.sorted()
+            return late.isEmpty ? 0 : late[late.count / 2]
+        }
+        XCTAssertEqual(medianBPM(hinted), 60, accuracy: 1)
+        XCTAssertEqual(medianBPM(plain), 120, accuracy: 1)
         let score = BeatMetrics.evaluateBeats(reference: item.beats, estimated: hinted.map { Double($0.frame) / Double(item.sampleRate) })
         XCTAssertGreaterThan(score.continuity.amlt, 0.9)
         XCTAssertGreaterThan(score.events.precision, 0.9, "the hinted beats are true beats")
