@@ -98,7 +98,10 @@ struct BeatTracker {
         let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
         if jump && locked {
             let established = beatsAtTempo >= Self.establishedBeats
-            if Self.related(bpm, cumulative.bpm) ? confidence >= (established ? Self.holdRelated : Self.holdFresh)
+            // A slower related tempo is the estimator hearing only the kicks and snares: halving
+            // is the metrical check's call (alternating accents), not the estimator's.
+            let hold = established || bpm < cumulative.bpm ? Self.holdRelated : Self.holdFresh
+            if Self.related(bpm, cumulative.bpm) ? confidence >= hold
                 : established && confidence >= Self.holdConfidence { return }
         }
         if jump { beatsAtTempo = 0 }

@@ -27,7 +27,7 @@ struct TempoEstimator {
     var minimumBPM = 60.0
     var maximumBPM = 200.0
     /// The tempo prior's centre: a log-Gaussian over tempo, `priorOctaves` wide (one standard deviation).
-    var preferredBPM = 120.0
+    var preferredBPM = 90.0
     var priorOctaves = 1.0
     /// The metrical level the beat tracker settled on, which replaces the hint as the prior's
     /// centre (with a narrower prior) until the tracker lets go.
