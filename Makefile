@@ -2,7 +2,10 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build run test bench bench-osc beat-compare demo clean
+.PHONY: all deps build run test bench bench-live bench-osc beat-compare demo install uninstall man clean fuzz soak
+
+PREFIX ?= /usr/local
+DESTDIR ?=
 
 all: build
 
@@ -21,11 +24,31 @@ run: build
 # dummy jackd (under a unique server name) and drive the release binary. Ends with how many tests
 # skipped and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 test: build
-	@scripts/install-deps.sh aubio-tools  # the beat analysis is compared with aubio in a test
+	@scripts/install-deps.sh aubio-tools chromium  # beat analysis against aubio; the control page in headless Chromium
 	@scripts/test.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
+	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
 
+# The file readers under libFuzzer, 2 minutes each (LIBFUZZ_SECONDS), then fed seeded
+# mutations of the shipped and fixture files for 15 minutes (FUZZ_SECONDS, FUZZ_SEED).
+# make test gives them 8 s each and 48 s.
+fuzz: build
+	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-120}
+	env FUZZ_SECONDS=$${FUZZ_SECONDS:-900} $(SWIFT) test --filter 'ParserFuzzTests|FuzzFindingTests|HugeInputTests'
+
+# 30 minutes of a live client under load on a private dummy jackd, with two server restarts,
+# re-patching and period changes (SOAK_MINUTES changes the length). Not part of make test.
+soak: build
+	@scripts/soak.sh $${SOAK_MINUTES:-30}
+
+# The engine's own figures, then `entrain render` against SBaGenX built from SBAGENX_SRC (a
+# checkout of its source) when given: see scripts/bench-sbagenx.sh.
 bench: build
 	$(BIN) bench
+	@scripts/bench-sbagenx.sh
+
+# The whole live client on a private realtime dummy jackd: PERIOD=32|64 SECONDS_TO_RUN=600.
+bench-live: build
+	@scripts/bench-live.sh
 
 # 10,000 OSC messages/s for 60 s into a live client on a private dummy jackd.
 bench-osc: build
@@ -50,6 +73,18 @@ demo: build
 	done
 	@$(DEMO_RENDER) --ambient-preset presets/ambient/Tidal_Glass.json --carrier 200 --beat 6 --volume 0.25 \
 		--noise pink --noise-level 0.1 --stems out/stems --out out/Tidal_Glass+theta.wav
+
+# The binary, man pages, shell completions and the shipped sessions, patterns and ambient presets
+# under $(DESTDIR)$(PREFIX) (see scripts/install.sh for where each goes); `make uninstall` removes them.
+install: build
+	@scripts/install.sh "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	@scripts/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
+
+# Regenerate the committed man pages in man/ after changing an option or an address.
+man: build
+	$(BIN) manual --out man
 
 clean:
 	rm -rf .build

@@ -13,16 +13,22 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "entrain", targets: ["entrain"]),
+        // For the libFuzzer package in Fuzz/ (built only by scripts/libfuzz.sh).
+        .library(name: "EntrainFuzzing", targets: ["EntrainFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The discovery server (OSCQuery over HTTP and its WebSocket, the control page).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
     ],
     targets: [
         // System libraries, with C shims for what Swift cannot call (variadics, FPU flags).
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
 
         // Reading the user's files safely: one size cap and one JSON depth for every document,
         // errors in words, stale temporary files swept. No dependencies.
@@ -45,16 +51,33 @@ let package = Package(
         // The one address space: descriptors, values, the rules that read them, and the family
         // contract every surface (OSC, --set, feedback, schema, presets, sessions) loops over.
         .target(name: "EntrainAddressSpace"),
+        // Heart-rate variability: RR intervals in, artifacts out, the standard measures, spectral
+        // coherence, and the EBS metrics, phase space and modes. Pure Swift, Foundation only.
+        .target(name: "EntrainHRV", dependencies: ["EntrainFiles"]),
         // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema, and the
         // engine's and the ambient engine's address families.
         .target(name: "EntrainControl",
-                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles",
+                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
                                .product(name: "Logging", package: "swift-log")]),
+        // Discoverable control: the OSCQuery server (HTTP + WebSocket), the browser control page
+        // served from the binary, controller layouts and mDNS advertising, all generated from
+        // the address space.
+        .target(name: "EntrainDiscovery",
+                dependencies: ["EntrainControl", "EntrainAddressSpace",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                               .product(name: "Logging", package: "swift-log")],
+                resources: [.embedInCode("ControlPage/index.html"), .embedInCode("ControlPage/app.js"),
+                            .embedInCode("ControlPage/style.css")]),
+        // Hosted LV2 plugins (through lilv): discovery, instances made ready off the process
+        // thread, the insert chains on the output buses, and their /fx family of addresses.
+        .target(name: "EntrainLV2",
+                dependencies: ["CLilv", "EntrainEngine", "EntrainAddressSpace", "EntrainControl"]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
-                           "EntrainAddressSpace", "EntrainFiles",
+                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -63,7 +86,7 @@ let package = Package(
 
         // Beat-analysis evaluation: a synthesized corpus with exact ground truth, the standard
         // metrics (mir_eval conventions) and a runner for aubio's command-line tools.
-        .target(name: "BeatLab", dependencies: ["EntrainEngine"]),
+        .target(name: "BeatLab", dependencies: ["EntrainEngine", "EntrainFiles"]),
 
         // Kessho port, deterministic part: parameter state, presets, seeded RNG, harmony. No audio.
         .target(name: "Kessho", dependencies: ["EntrainDSP", "EntrainFiles"]),
@@ -71,17 +94,24 @@ let package = Package(
         // conductor that schedules the phrase grid's chords onto engine frames.
         .target(name: "EntrainAmbient", dependencies: ["Kessho", "EntrainEngine", "EntrainDSP"]),
 
+        // Every file reader as the fuzzers drive it, and the seeded mutator: shared by the
+        // mutation test and the libFuzzer target.
+        .target(name: "EntrainFuzzing", dependencies: ["EntrainControl", "Kessho"]),
         .target(name: "TestSupport", dependencies: ["CJack", "CFFTW", "EntrainEngine", "EntrainControl", "EntrainAddressSpace"],
                 path: "Tests/TestSupport"),
+        .testTarget(name: "HRVTests", dependencies: ["EntrainHRV", "TestSupport"]),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
+        .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainFuzzing", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
                                                               "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LV2Tests", dependencies: ["EntrainLV2", "EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
+        .testTarget(name: "DiscoveryTests", dependencies: ["EntrainDiscovery", "EntrainControl", "EntrainAddressSpace", "TestSupport",
+                                                          .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "KesshoTests", dependencies: ["Kessho", "EntrainFiles", "TestSupport"]),
         .testTarget(name: "AmbientTests", dependencies: ["EntrainAmbient", "Kessho", "EntrainEngine", "EntrainDSP", "EntrainCore", "TestSupport"]),
         .testTarget(name: "BeatAnalysisTests", dependencies: ["BeatLab", "EntrainEngine", "EntrainCore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainCore", "EntrainJACK", "EntrainControl", "CJack",
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "BeatLab", "EntrainEngine", "EntrainCore", "EntrainJACK", "EntrainControl", "CJack", "EntrainHRV",
                                                            "EntrainAmbient", "Kessho", "EntrainDSP",
                                                            .product(name: "Logging", package: "swift-log")]),
     ],

@@ -1,4 +1,5 @@
 import EntrainEngine
+import EntrainFiles
 import Foundation
 
 extension BeatCorpus {
@@ -8,7 +9,7 @@ extension BeatCorpus {
     @discardableResult
     public static func write(to directory: URL, names: [String]? = nil, sampleRate: Int = defaultSampleRate,
                              format: WAVWriter.Format = .float32) throws -> [URL] {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Folder.create(directory)
         var written: [URL] = []
         for name in names ?? self.names {
             guard let item = item(named: name, sampleRate: sampleRate) else { throw CorpusError.unknownItem(name) }

@@ -5,6 +5,7 @@
 #include <jack/metadata.h>
 #include <jack/uuid.h>
 #include <jack/statistics.h>
+#include <jack/midiport.h>
 #include <stddef.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>

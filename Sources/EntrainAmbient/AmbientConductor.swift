@@ -48,6 +48,21 @@ public final class AmbientConductor: @unchecked Sendable {
     /// Counts the changes from outside (keys set, glides started): events carry it so the plugin
     /// skips settings computed before a change it has already applied.
     private var version: UInt64 = 0
+    /// The lead melody's notes still to fire this phrase, in frame order.
+    private var melody: [(frame: Int64, note: KesshoMelody.Note)] = []
+    private var leadNotes = KesshoLeadNote(seed: 0, sampleRate: 48_000)
+    private var drumLanes = DrumLanes(seed: 0)
+    /// What the web draws from Math.random for the drums (per-hit morph positions).
+    private var drumSide = Mulberry32(seed: 0)
+    private var tempoSourceValue = AmbientTempoSource.phrase
+    /// Reads an outside beat grid (JACK transport, beat_in) when one is available.
+    private var externalBeat: @Sendable (AmbientTempoSource) -> ExternalBeat? = { _ in nil }
+    private var drumsResync = true
+    private var drumsOnOutsideBeat = false
+    /// Each drum lane's evolve settings, how far it has wandered, and the bar of its next tick.
+    private var evolveSettings = [DrumEvolveSetting](repeating: .init(), count: 4)
+    private var evolutions = (0..<4).map { DrumLaneEvolution(seed: 0, lane: $0) }
+    private var nextEvolveBar: [Int64] = [0, 0, 0, 0]
 
     struct TaggedChange {
         let frame: Int64
@@ -74,6 +89,8 @@ public final class AmbientConductor: @unchecked Sendable {
         sampleRate = host.sampleRate
         current = state
         self.sliders = sliders
+        Self.takeTempoSource(&current, into: &tempoSourceValue)
+        Self.takeEvolve(&current, into: &evolveSettings)
         seedValue = seed
         self.clock = clock
         self.lookaheadSeconds = lookaheadSeconds
@@ -94,6 +111,11 @@ public final class AmbientConductor: @unchecked Sendable {
             lookahead = Int64(lookaheadSeconds * host.sampleRate)
             lastFrame = 0
             morph = nil
+            // The phrase's remaining notes were placed on the old engine's frames: they are
+            // dropped (the next boundary brings new ones); the drums re-count their steps.
+            melody.removeAll()
+            drumsResync = true
+            leadNotes = KesshoLeadNote(seed: seedValue, sampleRate: sampleRate)
             guard playing else { return }
             let now = clock()
             grid = PhraseGrid(grid, anchoredAt: now, sampleRate: sampleRate)
@@ -155,6 +177,22 @@ public final class AmbientConductor: @unchecked Sendable {
     /// Under the lock: the keys take their values (or start gliding there) at `frame`.
     private func apply(_ changes: [(key: String, value: KesshoValue)], glideSeconds: Double, at frame: Int64?) throws {
         version &+= 1  // what was queued before this no longer holds
+        var changes = changes
+        changes.removeAll { change in
+            guard change.key == Self.tempoSourceKey else { return false }
+            if case .string(let name) = change.value, let source = AmbientTempoSource(rawValue: name) {
+                tempoSourceValue = source
+                drumsResync = true
+            }
+            return true
+        }
+        changes.removeAll { change in
+            guard let (lane, field) = Self.evolveField(change.key) else { return false }
+            evolveSettings[lane].take(field, change.value)
+            if !evolveSettings[lane].on { evolutions[lane].goHome() }
+            drumsResync = true
+            return true
+        }
         if glideSeconds > 0, playing {
             var target = morph?.to ?? current
             for (key, value) in changes { target[key] = value }
@@ -169,6 +207,16 @@ public final class AmbientConductor: @unchecked Sendable {
             morph?.pin(key, value)
             if key == "cofDriftEnabled", value == .bool(false) { driver?.resetDrift() }
             if key == "seedWindow", old != value, playing { restartStreams(at: grid.origin) }
+            if key.hasPrefix("drumEuclid") || key == "drumEnabled" { drumsResync = true }
+            // The web's UI writes a drum voice's morph into the state when it moves.
+            if let voice = DrumSound.Voice.allCases.first(where: { v in
+                ["Morph", "PresetA", "PresetB"].contains { key == "drum\(v.name)\($0)" }
+            }) {
+                for (k, v) in KesshoDrumHit.morphWrite(voice: voice.name, state: current) {
+                    current[k] = v
+                    morph?.pin(k, v)
+                }
+            }
         }
         try push(.settings(settingsNow, at: frame ?? clock().frame))
     }
@@ -177,7 +225,10 @@ public final class AmbientConductor: @unchecked Sendable {
     /// seconds the way the web's preset morph does. The key goes home (the web resets the drift
     /// on load); walking sliders restart from the new ranges.
     public func load(_ state: KesshoState, sliders: KesshoSliders = KesshoSliders(), crossfade: Double = 0) throws {
+        var state = state
         try lock.withLock {
+            Self.takeTempoSource(&state, into: &tempoSourceValue)
+            Self.takeEvolve(&state, into: &evolveSettings)
             driver?.resetDrift()
             self.sliders = sliders
             version &+= 1
@@ -202,6 +253,69 @@ public final class AmbientConductor: @unchecked Sendable {
     /// it takes effect at the next play.
     public func reseed(_ seed: UInt64) { lock.withLock { seedValue = seed } }
 
+    // MARK: Tempo
+
+    /// The tempo source's key in the ambient family: the conductor's, never part of the hashed state.
+    public static let tempoSourceKey = "tempoSource"
+
+    /// A start state given `tempoSource` (`--set /ambient/tempoSource=beat`): take it out.
+    static func takeTempoSource(_ state: inout KesshoState, into source: inout AmbientTempoSource) {
+        guard let value = state[tempoSourceKey] else { return }
+        if case .string(let name) = value, let s = AmbientTempoSource(rawValue: name) { source = s }
+        state[tempoSourceKey] = nil
+    }
+
+    /// A drum lane's evolve setting by its ambient-family key (nil: not such a key).
+    public func evolveValue(_ key: String) -> KesshoValue? {
+        guard let (lane, field) = Self.evolveField(key) else { return nil }
+        return lock.withLock { evolveSettings[lane].value(field) }
+    }
+
+    /// `drumEuclidNEvolve…`: the lane (0…3) and the field ("", "Every", "Intensity").
+    static func evolveField(_ key: String) -> (Int, String)? {
+        guard DrumEvolveSetting.keys.contains(key), let n = key.dropFirst("drumEuclid".count).first?.wholeNumberValue
+        else { return nil }
+        return (n - 1, String(key.dropFirst("drumEuclidNEvolve".count)))
+    }
+
+    /// A start state or preset given evolve settings: take them out (not hashed, not saved).
+    static func takeEvolve(_ state: inout KesshoState, into settings: inout [DrumEvolveSetting]) {
+        for key in DrumEvolveSetting.keys {
+            guard let value = state[key], let (lane, field) = evolveField(key) else { continue }
+            settings[lane].take(field, value)
+            state[key] = nil
+        }
+    }
+
+    /// What the lead and drums keep time with (see `AmbientTempoSource`).
+    public var tempoSource: AmbientTempoSource {
+        get { lock.withLock { tempoSourceValue } }
+        set { lock.withLock { tempoSourceValue = newValue; drumsResync = true } }
+    }
+
+    /// Where JACK transport's or beat_in's beats are (nil while there are none: the engine's own
+    /// grid is used meanwhile).
+    public func readExternalBeats(_ reader: @escaping @Sendable (AmbientTempoSource) -> ExternalBeat?) {
+        lock.withLock { externalBeat = reader }
+    }
+
+    /// The outside grid in force for the chosen source, if any.
+    private var external: ExternalBeat? {
+        tempoSourceValue == .phrase ? nil : externalBeat(tempoSourceValue).flatMap { $0.periodFrames > 0 ? $0 : nil }
+    }
+
+    private var drumClock: DrumClock {
+        DrumClock(grid: grid, external: external, beatSeconds: Self.phraseBeatSeconds(current), tempo: Self.drumTempo(current))
+    }
+
+    /// The drums' beat on the engine's own grid, seconds: drumEuclidBaseBPM × drumEuclidTempo
+    /// (beats counted from the Unix epoch).
+    public static func phraseBeatSeconds(_ state: KesshoState) -> Double {
+        60 / (min(max(state.number("drumEuclidBaseBPM") ?? 120, 1), 1000) * drumTempo(state))
+    }
+
+    static func drumTempo(_ state: KesshoState) -> Double { min(max(state.number("drumEuclidTempo") ?? 1, 0.25), 4) }
+
     // MARK: Transport
 
     /// Start on the next frame: initial scale and chord from `"<bucket>|E_ROOT"`, the first
@@ -216,8 +330,14 @@ public final class AmbientConductor: @unchecked Sendable {
             nextWalkFrame = start.frame + walkStep
             try push(.play(at: start.frame, seed: seedValue, fadeSeconds: fadeSeconds, settings: settingsNow))
             playing = true
+            leadNotes = KesshoLeadNote(seed: seedValue, sampleRate: sampleRate)
+            drumLanes = DrumLanes(seed: seedValue)
+            evolutions = (0..<4).map { DrumLaneEvolution(seed: seedValue, lane: $0) }
+            drumSide = Mulberry32(seed: UInt32(truncatingIfNeeded: seedValue ^ 0xD2D2))
+            drumsResync = true
             if let chord = driver?.harmony.chord { try pushChord(chord, at: start.frame) }
             try pushGrainSequence(at: start.frame)
+            startMelody(at: start.frame)
             try schedule(until: start.frame + lookahead)
         }
     }
@@ -229,6 +349,7 @@ public final class AmbientConductor: @unchecked Sendable {
             try push(.stop(at: max(frame ?? clock().frame, lastFrame), fadeSeconds: fadeSeconds))
             playing = false
             morph = nil
+            melody.removeAll()
             for change in tagged { for (key, value) in change.changes { current[key] = value } }
             tagged.removeAll()
         }
@@ -266,7 +387,11 @@ public final class AmbientConductor: @unchecked Sendable {
             let walkAt = walk.map { $0.isEmpty ? Int64.max : nextWalkFrame } ?? .max
             let morphAt = morph.map { $0.lastStepFrame + morphStep } ?? .max
             let taggedAt = tagged.first?.frame ?? .max
-            let next = min(boundary, walkAt, morphAt, taggedAt)
+            let noteAt = melody.first?.frame ?? .max
+            let drums = DrumLanes.runs(current) ? nextHit() : nil
+            let hitAt = drums?.frame ?? .max
+            let evolveAt = drums == nil ? Int64.max : nextEvolveFrame()
+            let next = min(boundary, walkAt, morphAt, taggedAt, noteAt, hitAt, evolveAt)
             guard next <= horizon else { return }
             if next == taggedAt {
                 let change = tagged.removeFirst()
@@ -277,9 +402,162 @@ public final class AmbientConductor: @unchecked Sendable {
                 walk?.step(&current)
                 try pushSettings(at: walkAt)
                 nextWalkFrame += walkStep
-            } else {
+            } else if next == boundary {
                 try phraseBoundary(at: boundary)
+            } else if next == noteAt {
+                try fireNote(melody.removeFirst())
+            } else if next == evolveAt {
+                evolveDrums(at: evolveAt)
+            } else if let drums {
+                try fireHit(lane: drums.lane, step: drums.step, at: drums.frame)
             }
+        }
+    }
+
+    // MARK: Lead and drums (under the lock)
+
+    /// The web's melody call: the notes of the next 16 s from `frame` (pending ones cancelled).
+    /// With an outside tempo each note moves to the nearest quarter beat of that grid.
+    private func startMelody(at frame: Int64) {
+        melody.removeAll()
+        guard KesshoMelody.runs(current) else { return }
+        let notes = KesshoMelody.phrase(current) { stream.next() }
+        let beats = external
+        melody = notes.map { note in
+            var at = frame + Int64(note.time * sampleRate)
+            if let beats {
+                let quarter = (beats.beat(at: at) * 4).rounded() / 4
+                at = beats.frame(ofBeat: quarter)
+                if at < frame { at = beats.frame(ofBeat: quarter + 0.25) }
+            }
+            return (at, note)
+        }.sorted { $0.0 < $1.0 }
+    }
+
+    /// A melody note fires: kept or not, its pitch in the scale in force, then routed.
+    private func fireNote(_ scheduled: (frame: Int64, note: KesshoMelody.Note)) throws {
+        guard let d = driver else { return }
+        let note = scheduled.note
+        guard let (midi, velocity) = KesshoMelody.pick(note, scale: d.harmony.scale, root: d.effectiveRoot(current),
+                                                       draw: { stream.next() }) else { return }
+        let at = max(scheduled.frame, lastFrame)
+        switch note.source {
+        case .pad(let voice):
+            var event = AmbientEvent(frame: at, kind: .padNote)
+            event.padVoice = voice
+            event.chord[0] = KesshoScales.frequency(midi: Double(midi))
+            event.seconds = velocity
+            try push(event)
+        case .lead1, .lead2:
+            let lead = note.source == .lead2 ? 2 : 1
+            guard current.bool("leadEnabled") == true, lead == 1 || current.bool("lead2Enabled") == true,
+                  let fm = leadNotes.note(lead: lead, midi: midi, velocity: velocity, frame: at, state: current, sliders: sliders)
+            else { return }
+            var event = AmbientEvent(frame: at, kind: .leadNote)
+            event.note = fm
+            try push(event)
+        }
+    }
+
+    /// The next drum hit step, re-counted from the last frame when the tempo, the lanes or the
+    /// clock changed (an outside beat appearing or going, or its count jumping on a re-lock).
+    private func nextHit() -> (lane: Int, step: Int64, frame: Int64)? {
+        let clock = drumClock
+        let lanes = drumLanesNow
+        let outside = clock.external != nil
+        if drumsResync || outside != drumsOnOutsideBeat {
+            resyncDrums(clock)
+            drumsResync = false
+            drumsOnOutsideBeat = outside
+        }
+        guard let next = drumLanes.next(lanes, clock: clock) else { return nil }
+        let beat = Int64(clock.frame(ofBeat: 1) - clock.frame(ofBeat: 0))
+        if next.frame < lastFrame - beat || next.frame > max(lastFrame, clock.grid.origin.frame) + 16 * beat {
+            resyncDrums(clock)
+            return drumLanes.next(lanes, clock: clock)
+        }
+        return next
+    }
+
+    /// Steps and evolve bars re-counted from the last frame: each lane evolves on the bars
+    /// (4 beats of the drum clock, counted from its beat 0) that are multiples of its period.
+    private func resyncDrums(_ clock: DrumClock) {
+        let from = max(lastFrame, clock.grid.origin.frame)
+        drumLanes.resync(from: from, clock: clock)
+        let bar = clock.beat(at: from) / 4
+        for l in 0..<4 {
+            let every = Double(evolveSettings[l].everyBars)
+            nextEvolveBar[l] = Int64((bar / every).rounded(.up) * every)
+        }
+    }
+
+    /// The lanes now: each evolving one as it has wandered from its sliders.
+    private var drumLanesNow: [DrumLanes.Lane?] {
+        DrumLanes.lanes(current).enumerated().map { l, lane in
+            guard let lane, evolveSettings[l].on else { return lane }
+            return evolutions[l].apply(to: lane, homeHits: lane.hits, homeRotation: lane.rotation)
+        }
+    }
+
+    /// The earliest bar boundary at which an evolving lane ticks.
+    private func nextEvolveFrame() -> Int64 {
+        let clock = drumClock, lanes = DrumLanes.lanes(current)
+        var best = Int64.max
+        for l in 0..<4 where evolveSettings[l].on && lanes[l] != nil {
+            var frame = clock.frame(ofBeat: 4 * Double(nextEvolveBar[l]))
+            if frame < lastFrame - Int64(4 * clock.beatSeconds * sampleRate) {  // the clock jumped
+                resyncDrums(clock)
+                frame = clock.frame(ofBeat: 4 * Double(nextEvolveBar[l]))
+            }
+            best = min(best, frame)
+        }
+        return best
+    }
+
+    /// Bar boundary `frame`: every evolving lane due there drifts one tick.
+    private func evolveDrums(at frame: Int64) {
+        let clock = drumClock, lanes = DrumLanes.lanes(current)
+        for l in 0..<4 where evolveSettings[l].on {
+            guard let home = lanes[l], clock.frame(ofBeat: 4 * Double(nextEvolveBar[l])) <= frame else { continue }
+            evolutions[l].tick(intensity: evolveSettings[l].intensity, home: home)
+            // A step of the bar before that the old pattern skipped must not fire late now.
+            let barStep = 4 * nextEvolveBar[l] * Int64(DrumLanes.stepsPerBeat[l])
+            drumLanes.nextStep[l] = max(drumLanes.nextStep[l], barStep)
+            nextEvolveBar[l] += Int64(evolveSettings[l].everyBars)
+        }
+    }
+
+    /// A lane's hit step: the probability draw (engine stream), the voice picked by the lane's
+    /// own stream, then the hit.
+    private func fireHit(lane l: Int, step: Int64, at frame: Int64) throws {
+        drumLanes.nextStep[l] = step + 1
+        guard let lane = drumLanesNow[l] else { return }
+        let i = DrumLanes.index(step, of: lane.pattern.count)
+        guard stream.next() <= lane.probability * lane.chances[i] else { return }
+        let voice = lane.targets[min(Int(drumLanes.pick[l].next() * Double(lane.targets.count)), lane.targets.count - 1)]
+        var event = AmbientEvent(frame: max(frame, lastFrame), kind: .drumHit)
+        event.hit = KesshoDrumHit.sound(voice, velocity: lane.velocities[i], state: current, sliders: sliders,
+                                        engine: { stream.next() }, side: &drumSide,
+                                        seed: UInt64(bitPattern: frame) &* 0x2545_F491_4F6C_DD1D &+ UInt64(l),
+                                        morphShift: i < lane.morphShifts.count ? lane.morphShifts[i] : 0)
+        if lane.pitchRatio != 1 {
+            event.hit.frequency *= lane.pitchRatio
+            event.hit.pitch *= lane.pitchRatio
+        }
+        let ratchet = i < lane.ratchets.count ? lane.ratchets[i] : 1
+        guard ratchet > 1 else { return try push(event) }
+        // A ratchet: the hit r times, min(0.45 step, step / r) apart, each 0.7 × the one before,
+        // every decay within 90 % of the spacing.
+        let clock = drumClock, spb = DrumLanes.stepsPerBeat[l]
+        let stepFrames = Double(clock.frame(ofBeat: Double(step + 1) / spb) - clock.frame(ofBeat: Double(step) / spb))
+        let spacing = min(0.45 * stepFrames, stepFrames / Double(ratchet))
+        event.hit.decay = max(min(event.hit.decay, 0.9 * spacing / sampleRate * 1000), 1)
+        for k in 0..<ratchet {
+            var repeated = event
+            repeated.frame = event.frame + Int64((Double(k) * spacing).rounded())
+            for _ in 0..<k { repeated.hit.velocity *= 0.7 }
+            repeated.hit.seed = event.hit.seed &+ UInt64(k)
+            try k == 0 ? push(repeated) : pushAhead(repeated)
         }
     }
 
@@ -291,10 +569,19 @@ public final class AmbientConductor: @unchecked Sendable {
         if changed { try pushChord(d.harmony.chord, at: frame) }
         try pushGrainSequence(at: frame)
         grid.advance()
+        startMelody(at: frame)
     }
 
-    /// Six stagger draws from the engine stream, then the chord.
+    /// Six stagger draws from the engine stream, then the chord. With the chord sequencer off no
+    /// chord is applied, and the pad's voices release unless a Euclid lane plays them.
     private func pushChord(_ chord: KesshoChord, at frame: Int64) throws {
+        if current.bool("synthChordSequencerEnabled") == false {
+            let padLanes = current.bool("leadEuclideanMasterEnabled") == true
+                && (1...4).contains { current.bool("leadEuclid\($0)Enabled") == true
+                    && (current.string("leadEuclid\($0)Source") ?? "").hasPrefix("synth") }
+            if !padLanes { try push(AmbientEvent(frame: frame, kind: .padRelease)) }
+            return
+        }
         var draws = InlineArray<6, Double>(repeating: 0)
         for i in 0..<6 { draws[i] = stream.next() }
         let spread = current.number("waveSpread") ?? 4
@@ -322,9 +609,15 @@ public final class AmbientConductor: @unchecked Sendable {
     }
 
     private func push(_ event: AmbientEvent) throws {
+        try pushAhead(event)
+        lastFrame = max(lastFrame, event.frame)
+    }
+
+    /// An event later than what the conductor queues next (a ratchet's repeats): the engine
+    /// keeps its queue in frame order, and `lastFrame`, the floor for the next events, stays.
+    private func pushAhead(_ event: AmbientEvent) throws {
         var event = event
         event.version = version
         try engine.pushAmbient(event)
-        lastFrame = max(lastFrame, event.frame)
     }
 }

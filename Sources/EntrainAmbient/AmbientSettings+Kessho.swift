@@ -65,6 +65,24 @@ extension AmbientSettings {
         ocean = OceanWaves.Settings(intensity: levels.oceanWaveSynthLevel, duration: number("oceanDuration"),
                                     interval: number("oceanInterval"), foam: number("oceanFoam"), depth: number("oceanDepth"))
 
+        let leadOn = flag("leadEnabled")
+        lead.gain = leadOn ? number("leadLevel") : 0
+        lead.reverbSend = number("leadReverbSend")
+        lead.delayReverbSend = number("leadDelayReverbSend")
+        lead.delayMilliseconds = number("leadDelayTime")
+        lead.delayFeedback = number("leadDelayFeedback")
+        lead.delayMix = number("leadDelayMix")
+
+        let drumsOn = flag("drumEnabled")
+        drums.level = drumsOn ? number("drumLevel") : 0
+        drums.reverbSend = drumsOn ? number("drumReverbSend") : 0
+        drums.delayMix = flag("drumDelayEnabled") ? number("drumDelayMix") : 0
+        let beat = 60_000 / min(max(number("drumEuclidBaseBPM"), 1), 1000)
+        drums.delayLeftMilliseconds = Self.noteBeats(text("drumDelayNoteL")) * beat
+        drums.delayRightMilliseconds = Self.noteBeats(text("drumDelayNoteR")) * beat
+        drums.delayFeedback = number("drumDelayFeedback")
+        drums.delayFilter = 500 * FastMath.exp2(5 * min(max(number("drumDelayFilter"), 0), 1))
+
         if let r = sliders.range("grainSize", in: .sampleHold) {
             granular.grainSizeMinMilliseconds = min(r.min, r.max)
             granular.grainSizeMaxMilliseconds = max(r.min, r.max)
@@ -73,6 +91,14 @@ extension AmbientSettings {
         if let r = sliders.range("oceanInterval", in: .sampleHold) { (ocean.intervalMin, ocean.intervalMax) = (r.min, r.max) }
         if let r = sliders.range("oceanFoam", in: .sampleHold) { (ocean.foamMin, ocean.foamMax) = (r.min, r.max) }
         if let r = sliders.range("oceanDepth", in: .sampleHold) { (ocean.depthMin, ocean.depthMax) = (r.min, r.max) }
+    }
+
+    /// A drum delay note division in beats (unknown: 1/8).
+    static func noteBeats(_ name: String) -> Double {
+        let table: [String: Double] = ["1/1": 4, "1/2": 2, "1/2d": 3, "1/4": 1, "1/4d": 1.5, "1/4t": 2.0 / 3, "1/8": 0.5,
+                                       "1/8d": 0.75, "1/8t": 1.0 / 3, "1/16": 0.25, "1/16d": 0.375, "1/16t": 1.0 / 6,
+                                       "1/32": 0.125]
+        return table[name] ?? 0.5
     }
 
     /// The web's biquad type names; anything else is lowpass, the web's default.

@@ -71,6 +71,7 @@ final class FeedbackHub {
             if fixed.contains(target) { return true }
             switch (target, sender) {
             case (.udp(let a), .udp(let b)): return a.ip != b.ip
+            case (.bridged(let a, _), .bridged(let b, _)): return a != b
             default: return target != sender
             }
         }

@@ -10,7 +10,8 @@ public enum OSCSchema {
     /// The families a client has from the start, on an engine that never plays (for the schema).
     public static func standardFamilies() throws -> [any AddressFamily] {
         let current = CurrentEngine(try EngineHost(sampleRate: 48_000))
-        return [EngineFamily(current), AmbientFamily(AmbientConductor(host: current.host) { .init(frame: 0, unixSeconds: 0) })]
+        return [EngineFamily(current), AmbientFamily(AmbientConductor(host: current.host) { .init(frame: 0, unixSeconds: 0) }),
+                HRVFamily(HRVMonitor()), DMXFamily(), MIDIFamily()]
     }
 
     public static func markdown(families: [any AddressFamily]) -> String {
@@ -28,6 +29,10 @@ public enum OSCSchema {
           opens it to a network and then requires `--osc-allow CIDR[,CIDR…]` (or `--osc-allow any`);
           packets from other senders are dropped, counted and logged. Loopback is always allowed.
           `--no-osc` turns the server off. IPv4 only.
+        - **OSCQuery** over HTTP and its WebSocket on the same port number over TCP (`--oscquery-port`,
+          `0` = off), same address and allowlist: this whole address space as JSON with types, ranges,
+          units and values, `LISTEN` for changes, OSC over the WebSocket, and a control page at `/ui/`
+          (docs/discovery.md).
         - TCP too with `--osc-tcp PORT`, same address and rules. Each connection may use OSC 1.0
           framing (a 32-bit big-endian length before each packet, as liblo sends) or OSC 1.1 SLIP
           framing (as TouchOSC sends), recognised from its first byte; replies and feedback for a
@@ -96,9 +101,9 @@ public enum OSCSchema {
         | `/panic` | anything | light and haptic ports dark from the first frame of the engine's next period; the audio pairs fade out over \(ParameterSpec.format(EngineHost.panicFadeSeconds * 1000)) ms (no click) and are silent from then plus the limiter's look-ahead (1.5 ms: \(Int(0.0015 * 48_000) + Int(EngineHost.panicFadeSeconds * 48_000) - 1) frames at 48 kHz in all); held until `/resume`. Never queued, never refused | — |
         | `/resume` | button | undoes `/panic`, fading back in over `/master/fade-in`; after a stop (session end, timer, `/session/stop`) it also starts the output again | — |
         | `/ping` | any | liveness check | `/pong` with the same arguments |
-        | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period) |
+        | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds s:server i:period i:server_returns` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period; `server` is `up`, or `gone` while the JACK server is away and the client looks for it; `period` in frames; `server_returns` counts the server's returns) |
         | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new subscriber gets every parameter (paced, see Transport). Over UDP it lasts \(OSCServer.seconds(defaults.subscriptionLifetime)) unless sent again | the full state, as feedback |
-        | `/session/load` | `s:name` | load a session from the session directories (`--sessions-dir`, default `./sessions`, and `$XDG_DATA_HOME/entrain/sessions`) by name, with or without `.json`; paths outside them (absolute, `..`, links leading out) are refused | — (`/error` if refused or invalid, with the file's problems) |
+        | `/session/load` | `s:name` | load a session from the session directories (`--sessions-dir`, default `./sessions`, then `$XDG_DATA_HOME/entrain/sessions`, `$XDG_DATA_DIRS` and the installed `PREFIX/share/entrain/sessions`) by name, with or without `.json`; paths outside them (absolute, `..`, links leading out) are refused | — (`/error` if refused or invalid, with the file's problems) |
         | `/session/play` | button | start the loaded session, or resume it where it was paused; fades back in if the output was stopped | — |
         | `/session/pause` | button | freeze: every parameter settles (50 ms) on its value at this moment | — |
         | `/session/stop` | button | end the session with a fade-out (`/master/fade-out`); the client stays up, silent | — |
@@ -120,8 +125,11 @@ public enum OSCSchema {
         | `/playlist/show` | `s:name` | its items | `/playlist/show s:name` then `s:kind s:item f:seconds` per item |
         | `/playlist/play` | `s:name` | play it as one session: presets crossfade in (5 s) and hold for their time, sessions follow with their own stages; progress as for sessions | — |
         | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
-        | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns or `$XDG_DATA_HOME/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
+        | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns, `$XDG_DATA_HOME/entrain/patterns` or the installed `PREFIX/share/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
         | `/haptic/pattern/stop` | button | stop the playing pattern | — |
+        | `/fx/BUS/add` | `s:URI` | append an LV2 plugin to the insert chain of BUS (`entrainment`, `ambient`, or the mono `haptic`, which takes 1→1 plugins only), before the ceiling; it fades in over 20 ms. Its controls then appear as `/fx/BUS/N/SYMBOL` and `/fx/BUS/N/bypass` (slot N, from 1), described from the plugin's data (docs/lv2.md) | `/fx/BUS/add i:slot s:URI`; `/error` naming the reason (no such plugin, a feature entrain does not provide, ports that do not fit the bus) |
+        | `/fx/BUS/remove` | `i:slot` | remove a slot (it fades out first; the plugin is freed off the process thread) | — |
+        | `/fx/BUS/move` | `i:from i:to` | move a slot (crossfaded) | — |
 
         ## Sent by entrain
 

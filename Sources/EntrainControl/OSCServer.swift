@@ -8,10 +8,12 @@ enum Peer: Hashable, CustomStringConvertible {
     case udp(SocketAddress)
     /// A TCP connection, by id (replies go back over it).
     case tcp(id: Int, address: SocketAddress)
+    /// A connection of another server (a WebSocket), by its BridgedPeers id.
+    case bridged(id: Int, address: SocketAddress)
 
     var address: SocketAddress {
         switch self {
-        case .udp(let a), .tcp(_, let a): a
+        case .udp(let a), .tcp(_, let a), .bridged(_, let a): a
         }
     }
 
@@ -19,6 +21,7 @@ enum Peer: Hashable, CustomStringConvertible {
         switch self {
         case .udp(let a): "\(a)"
         case .tcp(_, let a): "tcp://\(a)"
+        case .bridged(_, let a): "ws://\(a)"
         }
     }
 }
@@ -76,6 +79,9 @@ public final class OSCServer: @unchecked Sendable {
     private var errorLimit = RateLimiter<Peer>(rate: errorRate, burst: errorRate)
     private var logLimit = RateLimiter<Int>(rate: 5, burst: 10)
     private var suppressedLogs = 0
+
+    /// Connections of the discovery server (WebSockets), served like our own sockets.
+    public let bridged = BridgedPeers()
 
     public init(configuration: Configuration, router: OSCRouter, host: @escaping @Sendable () -> EngineHost,
                 meter: PeakMeter, report: @escaping @Sendable () -> [OSCMessage] = { [] },
@@ -143,6 +149,7 @@ public final class OSCServer: @unchecked Sendable {
         }
         acceptConnections(now: now)
         for connection in open where connections[connection.id] === connection { service(connection, now: now) }
+        serviceBridged(now: now)
         for idle in connections.expire(now: now) {
             close(idle, reason: "no packet for \(Self.seconds(configuration.tcpIdleTimeout)); closing the connection (send something, e.g. /ping, to keep it open)", now: now)
         }
@@ -183,6 +190,14 @@ public final class OSCServer: @unchecked Sendable {
         if !alive { drop(connection) }
     }
 
+    private func serviceBridged(now: Double) {
+        let (packets, closed) = bridged.take()
+        for id in closed { hub.unsubscribe(from: .bridged(id: id, address: SocketAddress(ip: 0, port: 0))) }
+        for item in packets {
+            item.packet.withUnsafeBytes { handlePacket($0, size: item.packet.count, from: .bridged(id: item.id, address: item.address), now: now) }
+        }
+    }
+
     /// Close a connection after telling it why (best effort: what the socket takes now).
     private func close(_ connection: TCPConnection, reason: String, now: Double) {
         log(.notice, "OSC over TCP from \(connection.peer): \(reason)")
@@ -200,6 +215,8 @@ public final class OSCServer: @unchecked Sendable {
         case .udp(let address): socket.send(bytes, to: address)
         case .tcp(let id, _):
             if let connection = connections[id], !connection.send(bytes) { drop(connection) }
+        case .bridged(let id, _):
+            bridged.send(bytes, to: id)
         }
     }
 

@@ -11,6 +11,11 @@ public struct Command: Sendable, BitwiseCopyable {
         case start
         /// Start the pattern in slot `parameter` (`value` ticks long) at `frame`; slot 0xFFFF stops.
         case pattern
+        /// Hosted plugins (see the engine's InsertRack): replace bus `parameter`'s chain with the
+        /// one at address `value`; set control port `parameter` of the slot at `value` to the
+        /// Float whose bits are `glideFrames`; hear (`parameter` 1) or bypass the slot at `value`
+        /// over `glideFrames`.
+        case insertChain, insertControl, insertHeard
     }
 
     public var frame: Int64

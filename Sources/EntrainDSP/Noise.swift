@@ -90,6 +90,24 @@ public struct StereoNoise {
         }
     }
 
+    /// Add `gain` × one colour to `range` of `left`/`right`: the steady noise bed, with the
+    /// colour chosen once per block instead of per frame (the same numbers as `next(_:)`).
+    @inlinable @inline(__always)
+    public mutating func add(_ color: NoiseColor, gain: Float, to left: UnsafeMutablePointer<Float>,
+                             _ right: UnsafeMutablePointer<Float>, _ range: Range<Int>) {
+        switch color {
+        case .white: for i in range { accumulate(gain * (white() * 0.4330), left, right, i) }
+        case .pink: for i in range { accumulate(gain * pinkStep(white()), left, right, i) }
+        case .brown: for i in range { accumulate(gain * brownStep(white()), left, right, i) }
+        }
+    }
+
+    @inlinable @inline(__always)
+    func accumulate(_ n: SIMD2<Float>, _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ i: Int) {
+        left[i] += n.x
+        right[i] += n.y
+    }
+
     // Scale factors measured so each colour has RMS targetRMS (NoiseTests checks them).
     @inlinable @inline(__always)
     mutating func pinkStep(_ w: SIMD2<Float>) -> SIMD2<Float> { pinkFilter.step(w) * 0.1423 }

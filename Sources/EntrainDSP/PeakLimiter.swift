@@ -111,6 +111,35 @@ public struct PeakLimiter {
 
     }
 
+    /// Limit a block that needs no limiting: while the gain path idles (every stored gain 1), a
+    /// block whose samples × `gain` are all finite and within the ceiling only passes through the
+    /// delay line, which is what `process` would do frame by frame, with the same numbers.
+    /// Returns false, writing nothing, otherwise: the caller then runs `process` per frame.
+    /// Only delayed (limited) samples reach `outLeft`/`outRight`; the input may be the output.
+    @inlinable @inline(__always)
+    public mutating func passCalmBlock(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, gain: Float,
+                                       into outLeft: UnsafeMutablePointer<Float>, _ outRight: UnsafeMutablePointer<Float>,
+                                       count: Int) -> Bool {
+        // Rounding is monotonic, so the largest |x|·gain is (largest |x|)·gain: one reduction
+        // over the unscaled input decides for the whole block (NaN and infinity fail it).
+        guard calmFrames >= lookahead, gain >= 0,
+              BlockMath.peakOrNaN(left, count: count) * gain <= ceiling,
+              BlockMath.peakOrNaN(right, count: count) * gain <= ceiling else { return false }
+        let length = lookahead - 1
+        var done = 0
+        while done < count {
+            let span = min(count - done, length - delayPosition)
+            BlockMath.delay(left + done, by: gain, through: delayL + delayPosition, into: outLeft + done, count: span)
+            BlockMath.delay(right + done, by: gain, through: delayR + delayPosition, into: outRight + done, count: span)
+            delayPosition += span
+            if delayPosition == length { delayPosition = 0 }
+            done += span
+        }
+        frame &+= count
+        appliedGain = 1
+        return true
+    }
+
     /// Limit one stereo frame in place.
     @inlinable @inline(__always)
     public mutating func process(_ left: inout Float, _ right: inout Float) {

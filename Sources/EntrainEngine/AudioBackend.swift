@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the live control loop needs from the audio server it runs on (JACK in the client):
 /// its clock rate, whether it is still there, the latencies it reports, and the swap of a
 /// re-prepared engine. A protocol one tier below both the JACK client and the control side,
@@ -17,4 +19,11 @@ public protocol AudioBackend: AnyObject, Sendable {
     /// The engine frame that plays at `unixTime` (seconds), on the server's clock; nil before
     /// its first cycle. The one mapping between wall-clock time and frames.
     func engineFrame(atUnixTime unixTime: Double) -> Int64?
+    /// The server is gone: try once to be back on a server of the same name (ports registered,
+    /// not yet running). True when it is back.
+    func reopen() -> Bool
+    /// Run again after `reopen` with the engine last handed over, connections restored.
+    func restart() throws
+    /// Keep track of the connections to restore after a return (and retry pending ones).
+    func rememberConnections(now: Date)
 }

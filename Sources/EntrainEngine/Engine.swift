@@ -57,6 +57,8 @@ public struct Engine {
     let beatEvents: UnsafePointer<BeatEventRing>
     let patterns: UnsafePointer<PatternSlots>
     let ambientEvents: UnsafePointer<AmbientEventRing>
+    /// Hosted plugins on the buses, before their ceiling (see Inserts/).
+    var inserts = InsertRack()
 
     init(sampleRate: Double, values: ParameterValues, commands: UnsafePointer<CommandRing>,
          status: UnsafePointer<EngineStatus>, beatEvents: UnsafePointer<BeatEventRing>,
@@ -104,6 +106,7 @@ public struct Engine {
         haptic.deallocate()
         ambient.deallocate()
         ambientBus.deallocate()
+        inserts.deallocate()
         mix.deallocate()
     }
 
@@ -118,8 +121,12 @@ public struct Engine {
             if done > 0 {
                 for i in 0..<ClientPort.count { chunk.buffers[i] = io.buffers[i].map { $0 + done } }
             }
-            if beat.active { beat.spectrum.analyse(chunk[.beatIn], frames: n) }
+            adoptInserts()
+            // No beat_in buffer at all (an offline render of the outputs) is no input, not silence
+            // to analyse: the analysis of silence finds nothing, so skipping it changes no output.
+            if beat.active, let input = chunk[.beatIn] { beat.spectrum.analyse(input, frames: n) }
             render(chunk, frames: n)
+            finishInserts(chunk, frames: n)
             done += n
         }
     }
@@ -168,13 +175,16 @@ public struct Engine {
         for k in 0..<beat.eventCount where beat.events[k].kind == .beat {
             light.queueBeat(at: beat.events[k].frame)
             haptic.queueBeat(at: beat.events[k].frame)
+            status.pointee.lastBeatFrame.store(Int(beat.events[k].frame), ordering: .relaxed)
+            status.pointee.lastBeatCount.store(Int(beat.events[k].count), ordering: .relaxed)
         }
         light.periodStart = frame
         light.freewheeling = freewheeling
-        light.latencyFrames = avLatencyFrames + entrainmentBus.limiter.latency
+        let plugins = status.pointee.insertLatency.load(ordering: .relaxed)  // hosted plugins delay the sound too
+        light.latencyFrames = avLatencyFrames + entrainmentBus.limiter.latency + plugins
         haptic.periodStart = frame
         haptic.freewheeling = freewheeling
-        haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + light.offsetFrames
+        haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + plugins + light.offsetFrames
     }
 
     /// Panic or resume as the control side asks, from this period's first frame: light and
@@ -210,7 +220,11 @@ public struct Engine {
             inside[.entrainmentL] = mix
             inside[.entrainmentR] = mix + Self.maximumChunk
             entrainment.render(inside, range)
-            entrainmentBus.process(mix, mix + Self.maximumChunk, into: l, r, range)
+            if inserts.entrainment == nil {
+                entrainmentBus.process(mix, mix + Self.maximumChunk, into: l, r, range)
+            } else {
+                entrainmentBus.fadeInPlace(mix, mix + Self.maximumChunk, range)  // the chain and ceiling follow
+            }
         }
         renderAmbient(io[.ambientL], io[.ambientR], range)
     }
@@ -239,10 +253,16 @@ public struct Engine {
             if let left, let right {
                 if ambient.running {
                     ambient.render(mixL, mixR, start..<end)
-                    ambientBus.process(mixL, mixR, into: left, right, start..<end)
+                    if inserts.ambient == nil {
+                        ambientBus.process(mixL, mixR, into: left, right, start..<end)
+                    } else {
+                        ambientBus.fadeInPlace(mixL, mixR, start..<end)
+                    }
                     ambient.endRange(bus: ambientBus)
-                } else {
+                } else if inserts.ambient == nil {
                     for i in start..<end { left[i] = 0; right[i] = 0 }
+                } else {
+                    for i in start..<end { mixL[i] = 0; mixR[i] = 0 }  // silence through the chain: tails ring out
                 }
             }
             start = end
@@ -279,6 +299,8 @@ public struct Engine {
             if ambient.running && !ambient.stopping { ambientBus.fade(to: 1, frames: frames) }
         case .pattern:
             startPattern(slot: Int(command.parameter), ticks: Int(command.value), at: command.frame)
+        case .insertChain, .insertControl, .insertHeard:
+            applyInsert(command)
         }
     }
 

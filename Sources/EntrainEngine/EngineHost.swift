@@ -51,7 +51,7 @@ public final class EngineHost: @unchecked Sendable {
         patterns = .allocate(capacity: 1)
         patterns.initialize(to: PatternSlots())
         ambientEvents = .allocate(capacity: 1)
-        ambientEvents.initialize(to: AmbientEventRing(capacity: 64))
+        ambientEvents.initialize(to: AmbientEventRing(capacity: 256))
         engine = .allocate(capacity: 1)
         engine.initialize(to: Engine(sampleRate: sampleRate, values: values, commands: ring, status: status,
                                      beatEvents: beatEvents, patterns: patterns, ambientEvents: ambientEvents,

@@ -21,8 +21,15 @@ public struct EngineStatus: ~Copyable {
     let beatBPM = Atomic<UInt32>(0)
     let beatConfidence = Atomic<UInt32>(0)
     public let beatEventsDropped = Atomic<Int>(0)
+    /// The latest beat the tracker found on beat_in: its engine frame and count (the ambient
+    /// engine's lead and drums may keep time with it).
+    public let lastBeatFrame = Atomic<Int>(-1)
+    public let lastBeatCount = Atomic<Int>(0)
     /// The LED thermal state in force (0 nominal … 3 critical), the worse of model and fixture.
     public let lightThermalState = Atomic<Int>(0)
+    /// Frames the hosted plugins delay the sound by (the slowest bus's chain, as they report):
+    /// added to the ports' latency and waited for by light and haptics.
+    public let insertLatency = Atomic<Int>(0)
 
     public init() {}
 

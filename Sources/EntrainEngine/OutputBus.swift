@@ -57,6 +57,17 @@ struct OutputBus {
                           _ range: Range<Int>) {
         var bus = self  // local copy: stores to the buffers could alias `self`
         defer { self = bus }
+        if !bus.fade.isMoving && !bus.mute.isMoving {
+            // Steady gain: when the limiter has nothing to do, it passes the block whole (the
+            // same numbers as frame by frame below); only delayed, limited samples reach the ports.
+            let n = range.count, l = outLeft + range.lowerBound, r = outRight + range.lowerBound
+            if bus.limiter.passCalmBlock(left + range.lowerBound, right + range.lowerBound, gain: bus.gain,
+                                         into: l, r, count: n) {
+                bus.peakLeft = BlockMath.peak(l, count: n, floor: bus.peakLeft)
+                bus.peakRight = BlockMath.peak(r, count: n, floor: bus.peakRight)
+                return
+            }
+        }
         for i in range {
             if bus.fade.isMoving || bus.mute.isMoving { bus.gain = bus.advanceGain() }
             var l = left[i] * bus.gain

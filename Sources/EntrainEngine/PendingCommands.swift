@@ -39,5 +39,5 @@ struct FrameOrderedBuffer<let capacity: Int, Element: FrameStamped> {
 
 /// Commands waiting for their frame.
 typealias PendingCommands = FrameOrderedBuffer<512, Command>
-/// Ambient events waiting for their frame (the ring's capacity).
-typealias PendingAmbientEvents = FrameOrderedBuffer<64, AmbientEvent>
+/// Ambient events waiting for their frame (more wait in the ring behind them).
+typealias PendingAmbientEvents = FrameOrderedBuffer<128, AmbientEvent>

@@ -27,6 +27,8 @@ public struct RenderJob {
     /// Asked between chunks (a few milliseconds apart): a reason to stop, such as a signal
     /// received. The render then throws `Interrupted` and its temporary files are removed.
     public var interruption: (() -> String?)?
+    /// Told the frames rendered so far and the total, between chunks: for a progress display.
+    public var progress: ((_ done: Int, _ total: Int) -> Void)?
 
     /// The render was stopped by `interruption`; nothing was written to the target.
     public struct Interrupted: Error, CustomStringConvertible {
@@ -97,6 +99,7 @@ public struct RenderJob {
             }
             done += slot.frames
             chunk += 1
+            progress?(done, frames)
         }
         if let error = writes.sync(execute: { failure.error }) { throw error }
     }

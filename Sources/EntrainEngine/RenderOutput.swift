@@ -1,3 +1,5 @@
+import EntrainDSP
+import EntrainFiles
 import Foundation
 
 /// The files of an offline render: the main file (one pair as it is, or several summed under the
@@ -17,7 +19,7 @@ final class RenderOutput: @unchecked Sendable {
         self.pairs = pairs
         main = try WAVWriter(url: url, format: format, channels: 2, sampleRate: sampleRate, expectedFrames: frames)
         if let directory = directory {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Folder.create(directory)
             stems = try pairs.map {
                 try WAVWriter(url: directory.appendingPathComponent("\($0.rawValue).wav"), format: format, channels: 2,
                               sampleRate: sampleRate, expectedFrames: frames)
@@ -33,7 +35,7 @@ final class RenderOutput: @unchecked Sendable {
         func buffer(_ c: Int) -> UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: channels[c], count: frames) }
         for (k, stem) in stems.enumerated() { try stem.write([buffer(2 * k), buffer(2 * k + 1)]) }
         guard let mixdown else {
-            for i in 0..<frames { peak = max(peak, abs(channels[0][i]), abs(channels[1][i])) }
+            peak = BlockMath.peak(channels[1], count: frames, floor: BlockMath.peak(channels[0], count: frames, floor: peak))
             return try main.write([buffer(0), buffer(1)])
         }
         let pairs = (0..<self.pairs.count).map { (channels[2 * $0], channels[2 * $0 + 1]) }
@@ -47,9 +49,13 @@ final class RenderOutput: @unchecked Sendable {
     }
 
     private func writeMixed(_ mixed: (left: [Float], right: [Float])) throws {
-        for i in mixed.left.indices { peak = max(peak, abs(mixed.left[i]), abs(mixed.right[i])) }
         try mixed.left.withUnsafeBufferPointer { l in
-            try mixed.right.withUnsafeBufferPointer { r in try main.write([l, r]) }
+            try mixed.right.withUnsafeBufferPointer { r in
+                if let lb = l.baseAddress, let rb = r.baseAddress {
+                    peak = BlockMath.peak(rb, count: r.count, floor: BlockMath.peak(lb, count: l.count, floor: peak))
+                }
+                try main.write([l, r])
+            }
         }
     }
 }

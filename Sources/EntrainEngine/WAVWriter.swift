@@ -17,6 +17,8 @@ public final class WAVWriter {
         case pcm24 = "24"       // 24-bit integer, TPDF-dithered
         case pcm16 = "16"       // 16-bit integer, TPDF-dithered
         var bytesPerSample: Int { self == .pcm16 ? 2 : (self == .pcm24 ? 3 : 4) }
+        /// For reports: "32-bit float", "24-bit", "16-bit".
+        public var label: String { self == .float32 ? "32-bit float" : "\(rawValue)-bit" }
     }
 
     public let url: URL
@@ -30,6 +32,7 @@ public final class WAVWriter {
     private var frames = 0
     private var buffer: [UInt8] = []
     private var dither = RandomSource(seed: 0x5450_4446)  // deterministic: same input, same file
+    private var stereo16 = StereoDither16(seed: 0x5450_4446)
     private var finished = false
 
     public init(url: URL, format: Format, channels: Int, sampleRate: Int, expectedFrames: Int? = nil) throws {
@@ -81,19 +84,23 @@ public final class WAVWriter {
         var rng = dither  // a local copy stays in registers; written back below
         defer { dither = rng }
         buffer.withUnsafeMutableBytes { raw in
+            var first = 0  // frames already converted
+            if format == .pcm16 && channels == 2 && n >= 2, let base = raw.baseAddress {
+                first = stereo16.convert(channelBuffers[0], channelBuffers[1], into: base, frames: n)
+            }
             for c in 0..<channels {
                 let input = channelBuffers[c]
                 switch format {
                 case .float32:
                     let out = raw.bindMemory(to: UInt32.self)
-                    for i in 0..<n { out[i * channels + c] = input[i].bitPattern.littleEndian }
+                    for i in first..<n { out[i * channels + c] = input[i].bitPattern.littleEndian }
                 case .pcm16:
                     let out = raw.bindMemory(to: Int16.self)
-                    for i in 0..<n {
+                    for i in first..<n {
                         out[i * channels + c] = Int16(truncatingIfNeeded: Self.quantise(input[i], scale: 32768, &rng)).littleEndian
                     }
                 case .pcm24:
-                    for i in 0..<n {
+                    for i in first..<n {
                         let code = Self.quantise(input[i], scale: 8_388_608, &rng)
                         let o = (i * channels + c) * 3
                         raw[o] = UInt8(truncatingIfNeeded: code)

@@ -7,10 +7,15 @@ import Synchronization
 
 /// The JACK side of entrain: one client with the documented ports. It only forwards JACK's
 /// callbacks; all audio work happens in the engine the process context points at.
-// @unchecked: the engines it holds and its closed flag are behind `held`; the process context is
-// shared with JACK's threads through atomics only; the client handle is JACK's (thread-safe).
+///
+/// The client outlives its server: when the server goes away the handle is closed from the
+/// control side (never from JACK's shutdown callback), and `reopen()`/`restart()` register the
+/// same ports, metadata and connections on a server of the same name when it is back.
+// @unchecked: the JACK handle, the engines it holds and the remembered connections are behind
+// `held` (JACK's callbacks never take it); the process context is shared with JACK's threads
+// through atomics only, and its plain fields are written only while no client is active.
 public final class JackClient: @unchecked Sendable {
-    public struct Options {
+    public struct Options: Sendable {
         public var name = "entrain"
         /// nil = the default server ($JACK_DEFAULT_SERVER or "default").
         public var server: String?
@@ -18,11 +23,27 @@ public final class JackClient: @unchecked Sendable {
         public var ledPorts = 1
         /// Register haptic_intensity and haptic_sharpness CV ports too.
         public var hapticCV = false
-        public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false) {
+        /// Under a session manager: connections are its job (no auto-connect, none restored).
+        public var managed = false
+        /// Register midi_out and send MIDI clock and beat/onset notes from the beats found on beat_in.
+        public var midi: BeatMIDISettings?
+        /// The MIDI clock follows JACK transport (when it rolls with bars and beats) instead of beat_in.
+        public var midiFollowsTransport = false
+        /// Act as JACK's timebase master (if none is) with bars and beats at the detected tempo.
+        public var timebase = false
+        /// Register midi_in: notes and control changes for the address space.
+        public var midiIn = false
+        public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false, managed: Bool = false,
+                    midi: BeatMIDISettings? = nil, midiFollowsTransport: Bool = false, timebase: Bool = false, midiIn: Bool = false) {
+            self.midiIn = midiIn
+            self.midi = midi
+            self.midiFollowsTransport = midiFollowsTransport
+            self.timebase = timebase
             self.name = name
             self.server = server
             self.ledPorts = ledPorts
             self.hapticCV = hapticCV
+            self.managed = managed
         }
 
         func wants(_ port: ClientPort) -> Bool {
@@ -33,49 +54,58 @@ public final class JackClient: @unchecked Sendable {
     }
 
     public let name: String
-    let client: OpaquePointer
+    let options: Options
     let context: UnsafeMutablePointer<ProcessContext>
-    /// Written while registering in init, only read afterwards.
-    private var portHandles: [ClientPort: OpaquePointer] = [:]
-    private let logger: Logger
-    /// The engines the client holds, and whether it is closed: the run loop, OSC handlers and
-    /// status readers may reach the client from different threads.
-    private struct Held {
+    let logger: Logger
+    /// The JACK handle and what lives with it; the run loop, OSC handlers and status readers
+    /// reach the client from different threads.
+    struct Held {
+        var client: OpaquePointer?
+        var portHandles: [ClientPort: OpaquePointer] = [:]
         var host: EngineHost?
         var retired: [EngineHost] = []
         var closed = false
+        var active = false
+        /// Our ports' connections as last seen while the server was up (full names of the far ends).
+        var connections: [ClientPort: [String]] = [:]
+        /// Connections to restore after a return whose far end is not back yet, and until when to try.
+        var pending: [(ClientPort, String)] = []
+        var pendingUntil = Date.distantPast
+        /// When JACK last said the graph's connections changed (re-read a moment later).
+        var connectionsChangedAt: Date?
     }
-    private let held = Mutex(Held())
+    let held: Mutex<Held>
 
     /// Opens the client and registers its ports; never starts a server.
     public init(options: Options, logger: Logger) throws {
         self.logger = logger
+        self.options = options
         var status = jack_status_t(rawValue: 0)
-        let opened: OpaquePointer? = options.name.withCString { name in
-            if let server = options.server {
-                return server.withCString { entrain_jack_client_open(name, JackNoStartServer, &status, $0) }
-            }
-            return entrain_jack_client_open(name, JackNoStartServer, &status, nil)
-        }
-        guard let client = opened else { throw JackError.cannotOpen(status: status.rawValue, server: options.server) }
-        self.client = client
+        JackMessages.collect()
+        let opened = Self.open(options.name, server: options.server, exact: false, status: &status)
+        for line in JackMessages.take() { logger.debug("libjack: \(line)") }
+        // On failure libjack keeps talking as it unwinds: keep collecting (nobody reads it).
+        guard let client = opened else { throw JackError.cannotOpen(status: status.rawValue, server: Self.serverName(options.server)) }
+        JackMessages.passThrough()
         name = String(cString: jack_get_client_name(client))
         if status.rawValue & JackNameNotUnique.rawValue != 0 {
             logger.notice("a client named '\(options.name)' exists; JACK named this one '\(name)'")
         }
         context = .allocate(capacity: 1)
         context.initialize(to: ProcessContext())
-        context.pointee.client = client
-        context.pointee.sampleRate.store(Int(jack_get_sample_rate(client)), ordering: .relaxed)
-        context.pointee.bufferSize.store(Int(jack_get_buffer_size(client)), ordering: .relaxed)
+        held = Mutex(Held())
         do {
-            try registerPorts(options)
+            var handles: [ClientPort: OpaquePointer] = [:]
+            try setUp(client, handles: &handles)
+            held.withLock {
+                $0.client = client
+                $0.portHandles = handles
+            }
         } catch {
             jack_client_close(client)
             context.deinitialize(count: 1).deallocate()
             throw error
         }
-        installCallbacks()
     }
 
     deinit {
@@ -83,12 +113,28 @@ public final class JackClient: @unchecked Sendable {
         context.deinitialize(count: 1).deallocate()
     }
 
+    static func open(_ name: String, server: String?, exact: Bool, status: inout jack_status_t) -> OpaquePointer? {
+        let flags = jack_options_t(rawValue: JackNoStartServer.rawValue | (exact ? JackUseExactName.rawValue : 0))
+        return name.withCString { name in
+            if let server { return server.withCString { entrain_jack_client_open(name, flags, &status, $0) } }
+            return entrain_jack_client_open(name, flags, &status, nil)
+        }
+    }
+
     public var sampleRate: Double { Double(context.pointee.sampleRate.load(ordering: .relaxed)) }
     public var bufferSize: Int { context.pointee.bufferSize.load(ordering: .relaxed) }
     public var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
     public var serverGone: Bool { context.pointee.serverGone.load(ordering: .relaxed) }
-    /// DSP load of the whole JACK graph, percent.
-    public var cpuLoad: Float { held.withLock { $0.closed } ? 0 : jack_cpu_load(client) }
+    public var isFreewheeling: Bool { context.pointee.freewheeling.load(ordering: .relaxed) }
+    /// How many times the server came back after going away.
+    public var returns: Int { context.pointee.returns.load(ordering: .relaxed) }
+    /// DSP load of the whole JACK graph, percent (0 while the server is gone).
+    public var cpuLoad: Float {
+        held.withLock { held in
+            guard let client = held.client, !serverGone else { return 0 }
+            return jack_cpu_load(client)
+        }
+    }
     public var playbackLatency: Int { context.pointee.playbackLatency.load(ordering: .relaxed) }
 
     /// The engine frame that plays at `unixTime` (seconds, CLOCK_REALTIME), from the latest cycle's
@@ -118,20 +164,45 @@ public final class JackClient: @unchecked Sendable {
         return (Double(anchor.micros) + frames * 1e6 / sampleRate + (wallNow - jackNow)) / 1e6
     }
 
+    /// JACK transport's musical position while it rolls and a timebase master gives bars and
+    /// beats: the engine frame of the current cycle's start, the beats counted from bar 1 beat 1
+    /// there, and the tempo. Nil when stopped, without a timebase master, or before the first cycle.
+    public func transportBeats() -> (frame: Int64, beat: Double, bpm: Double)? {
+        guard let anchor = context.pointee.anchor() else { return nil }
+        var position = jack_position_t()
+        let state = held.withLock { held -> jack_transport_state_t? in
+            guard let client = held.client, !serverGone else { return nil }
+            return jack_transport_query(client, &position)
+        }
+        guard state == JackTransportRolling,
+              position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_minute > 0 else { return nil }
+        let ticks = position.ticks_per_beat > 0 ? Double(position.tick) / position.ticks_per_beat : 0
+        let beat = Double(position.bar - 1) * Double(position.beats_per_bar) + Double(position.beat - 1) + ticks
+        let frame = anchor.frame + Int64(((Double(position.usecs) - Double(anchor.micros)) * sampleRate / 1e6).rounded())
+        return (frame, beat, position.beats_per_minute)
+    }
+
     /// Playback latency of the led port in frames (min of the range): a fixture's own path.
     public var lightLatency: Int { context.pointee.lightLatency.load(ordering: .relaxed) }
 
     /// Capture latency of beat_in in frames (max of the range), from the latency callback.
     public var captureLatency: Int { context.pointee.captureLatency.load(ordering: .relaxed) }
 
+    /// What we add ourselves (the output limiter's look-ahead), reported on our outputs.
+    public var ownLatency: Int { context.pointee.ownLatency.load(ordering: .relaxed) }
+
     /// The full JACK name of one of our ports ("entrain:entrainment_L").
     public func fullName(of port: ClientPort) -> String { "\(name):\(port.name)" }
 
     /// Start processing with `host`'s engine.
     public func activate(host: EngineHost) throws {
-        held.withLock { $0.host = host }
         context.pointee.engine = host.engine
-        guard jack_activate(client) == 0 else { throw JackError.cannotActivate }
+        reportOwnLatency(of: host)
+        try held.withLock { held in
+            held.host = host
+            guard let client = held.client, jack_activate(client) == 0 else { throw JackError.cannotActivate }
+            held.active = true
+        }
     }
 
     /// Swap in a new engine (prepared off the process thread) while running. The old host is
@@ -142,6 +213,7 @@ public final class JackClient: @unchecked Sendable {
             held.host = newHost
         }
         context.pointee.incoming.store(newHost.engine, ordering: .releasing)
+        reportOwnLatency(of: newHost)
     }
 
     /// Free hosts the process thread has handed back. Call from the control loop.
@@ -153,7 +225,7 @@ public final class JackClient: @unchecked Sendable {
     /// Connect the audio outputs to the first two physical playback ports. Off under NSM,
     /// where the session manager owns connections.
     public func autoconnect() throws {
-        if ProcessInfo.processInfo.environment["NSM_URL"] != nil {
+        if options.managed || ProcessInfo.processInfo.environment["NSM_URL"] != nil {
             logger.notice("running under NSM: not auto-connecting")
             return
         }
@@ -168,13 +240,24 @@ public final class JackClient: @unchecked Sendable {
     }
 
     public func connect(_ source: String, to destination: String) throws {
-        let code = jack_connect(client, source, destination)
+        let code: Int32 = held.withLock { held in
+            guard let client = held.client, !serverGone else { return ENOTCONN }
+            return jack_connect(client, source, destination)
+        }
         guard code == 0 || code == EEXIST else { throw JackError.cannotConnect(from: source, to: destination, code: code) }
     }
 
     /// Names of ports matching JACK port flags (and a type, if given).
     public func ports(flags: UInt32, type: String? = nil, pattern: String? = nil) -> [String] {
-        guard let list = jack_get_ports(client, pattern, type, UInt(flags)) else { return [] }
+        held.withLock { held in
+            guard let client = held.client, !serverGone else { return [] }
+            return Self.names(jack_get_ports(client, pattern, type, UInt(flags)))
+        }
+    }
+
+    /// A NULL-terminated list from libjack as strings, freed.
+    static func names(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
+        guard let list else { return [] }
         defer { jack_free(list) }
         var names: [String] = []
         var i = 0
@@ -187,89 +270,27 @@ public final class JackClient: @unchecked Sendable {
 
     /// Deactivate, remove our metadata and close. Safe to call twice.
     public func close() {
-        guard !held.withLock({ held in defer { held.closed = true }; return held.closed }) else { return }
-        if !serverGone {
-            jack_deactivate(client)
-            for (_, handle) in portHandles { jack_remove_properties(client, jack_port_uuid(handle)) }
-        }
-        jack_client_close(client)
-        held.withLock { $0 = Held(closed: true) }
-    }
-
-    // MARK: - Set-up
-
-    private func registerPorts(_ options: Options) throws {
-        for port in ClientPort.allCases where options.wants(port) {
-            let flags = (port.direction == .output ? JackPortIsOutput.rawValue : JackPortIsInput.rawValue)
-                | JackPortIsTerminal.rawValue
-            guard let handle = jack_port_register(client, port.name, JACK_DEFAULT_AUDIO_TYPE, UInt(flags), 0) else {
-                throw JackError.cannotRegister(port: port.name)
-            }
-            portHandles[port] = handle
-            context.pointee.ports[port.rawValue] = handle
-            setMetadata(handle, port)
-        }
-    }
-
-    private func setMetadata(_ handle: OpaquePointer, _ port: ClientPort) {
-        let uuid = jack_port_uuid(handle)
-        func set(_ key: UnsafePointer<CChar>?, _ value: String, type: String = "text/plain") {
-            if jack_set_property(client, uuid, key, value, type) != 0 {
-                logger.warning("could not set JACK metadata \(String(cString: key!)) on \(port.name)")
-            }
-        }
-        set(JACK_METADATA_PRETTY_NAME, port.prettyName)
-        set(JACK_METADATA_PORT_GROUP, port.group)
-        set(JACK_METADATA_ORDER, String(port.rawValue), type: "http://www.w3.org/2001/XMLSchema#integer")
-        if port.signal == .controlVoltage { set(JACK_METADATA_SIGNAL_TYPE, "CV") }
-    }
-
-    private func installCallbacks() {
-        let arg = UnsafeMutableRawPointer(context)
-        jack_set_process_callback(client, { frames, arg in
-            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.process(frames: frames)
-            return 0
-        }, arg)
-        jack_set_thread_init_callback(client, { _ in entrain_flush_denormals() }, arg)
-        jack_set_xrun_callback(client, { arg in
-            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.xruns.add(1, ordering: .relaxed)
-            return 0
-        }, arg)
-        jack_set_buffer_size_callback(client, { frames, arg in
-            // The engine renders any period length; only remember it for the status line.
-            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.bufferSize.store(Int(frames), ordering: .relaxed)
-            return 0
-        }, arg)
-        jack_set_sample_rate_callback(client, { rate, arg in
-            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.sampleRate.store(Int(rate), ordering: .relaxed)
-            return 0
-        }, arg)
-        jack_on_info_shutdown(client, { _, _, arg in
-            // Only a flag: closing the client here is forbidden; the control loop reacts.
-            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.serverGone.store(true, ordering: .relaxed)
-        }, arg)
-        jack_set_freewheel_callback(client, { starting, arg in
-            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.freewheeling.store(starting != 0, ordering: .relaxed)
-        }, arg)
-        jack_set_latency_callback(client, { mode, arg in
-            let context = arg!.assumingMemoryBound(to: ProcessContext.self)
-            var range = jack_latency_range_t()
-            if mode == JackPlaybackLatency, let port = context.pointee.ports[ClientPort.entrainmentL.rawValue] {
-                jack_port_get_latency_range(port, JackPlaybackLatency, &range)
-                context.pointee.playbackLatency.store(Int(range.max), ordering: .relaxed)
-                if let led = context.pointee.ports[ClientPort.led.rawValue] {
-                    jack_port_get_latency_range(led, JackPlaybackLatency, &range)
-                    context.pointee.lightLatency.store(Int(range.min), ordering: .relaxed)
+        held.withLock { held in
+            guard !held.closed else { return }
+            if let client = held.client {
+                if !serverGone {
+                    jack_deactivate(client)
+                    for (_, handle) in held.portHandles { jack_remove_properties(client, jack_port_uuid(handle)) }
+                    if let midi = context.pointee.midiOut { jack_remove_properties(client, jack_port_uuid(midi)) }
+                    if let midi = context.pointee.midiIn { jack_remove_properties(client, jack_port_uuid(midi)) }
                 }
-                if let haptic = context.pointee.ports[ClientPort.haptic.rawValue] {
-                    jack_port_get_latency_range(haptic, JackPlaybackLatency, &range)
-                    context.pointee.hapticLatency.store(Int(range.min), ordering: .relaxed)
-                }
-            } else if mode == JackCaptureLatency, let port = context.pointee.ports[ClientPort.beatIn.rawValue] {
-                jack_port_get_latency_range(port, JackCaptureLatency, &range)
-                context.pointee.captureLatency.store(Int(range.max), ordering: .relaxed)
+                jack_client_close(client)
             }
-        }, arg)
+            held = Held(closed: true)
+        }
+    }
+
+    /// How much our outputs lag what we render (the limiter's look-ahead), for the latency
+    /// callback to report so a DAW recording them can line them up. Set before each activation:
+    /// it only changes with the sample rate, and an engine for a new rate is handed over before
+    /// the returned server runs us (JACK asks every client for latencies when one activates).
+    func reportOwnLatency(of host: EngineHost) {
+        context.pointee.ownLatency.store(host.outputLatency, ordering: .relaxed)
     }
 }
 

@@ -28,14 +28,60 @@ struct ProcessContext: ~Copyable {
     let freewheeling = Atomic<Bool>(false)
     /// Capture latency of beat_in in frames (max of the range): how long ago its input was heard.
     let captureLatency = Atomic<Int>(0)
+    /// Our own delay (the output limiter's look-ahead), reported as our outputs' capture latency.
+    let ownLatency = Atomic<Int>(0)
+    /// JACK said a connection changed somewhere in the graph; the control side re-reads ours.
+    let connectionsChanged = Atomic<Bool>(false)
+    let bufferSizeChanges = Atomic<Int>(0)
+    /// Times the server came back after going away.
+    let returns = Atomic<Int>(0)
     var client: OpaquePointer?
     /// Where the current cycle starts: engine frame and JACK time (µs), published each cycle
     /// under a sequence number (odd while writing) so readers get a consistent pair.
     let anchorSequence = Atomic<Int>(0)
     let anchorFrame = Atomic<Int>(0)
     let anchorMicros = Atomic<UInt64>(0)
+    /// Light for senders on other threads (DMX): while `tapping`, light and haptic CV ports
+    /// nobody is connected to render into `tapScratch` (registered or not), and each period's
+    /// last values go into `tap`.
+    let tapping = Atomic<Bool>(false)
+    let tap: UnsafeMutablePointer<LightTapRing>
+    let tapScratch: UnsafeMutablePointer<Float>
+    static var tapScratchFrames: Int { 16_384 }
+    /// MIDI out (--midi-clock): clock and notes from the beat analysis's events, frame-exact.
+    var midiOut: OpaquePointer?
+    var beatMIDI: BeatMIDI?
+    /// The MIDI clock follows JACK transport's beats instead of beat_in's.
+    var midiFollowsTransport = false
+    /// MIDI in (--midi-in): every message queued for the control side.
+    var midiIn: OpaquePointer?
+    let midiInRing: UnsafeMutablePointer<MIDIInRing>
+    var transport = TransportTempo()
+    /// The phrase grid's beats, published by the control side under a sequence number (odd while
+    /// writing): a beat's engine frame, its number, a beat's length in frames (Double bits).
+    let gridSequence = Atomic<Int>(0)
+    let gridFrame = Atomic<Int>(0)
+    let gridIndex = Atomic<Int>(0)
+    let gridPeriod = Atomic<UInt64>(0)
+    /// Process side: the grid last read whole, the last grid beat sent, the last beat detected.
+    var grid = (frame: Int64(0), index: 0, period: 0.0)
+    var lastGridBeat = -1
+    var lastDetected = (frame: Int64.min / 2, period: Int64(0))
 
-    init() {}
+    init() {
+        tap = .allocate(capacity: 1)
+        tap.initialize(to: LightTapRing(capacity: 1024))
+        tapScratch = .allocate(capacity: LightTapFrame.count * Self.tapScratchFrames)
+        tapScratch.initialize(repeating: 0, count: LightTapFrame.count * Self.tapScratchFrames)
+        midiInRing = .allocate(capacity: 1)
+        midiInRing.initialize(to: MIDIInRing(capacity: 1024))
+    }
+
+    deinit {
+        tap.deinitialize(count: 1).deallocate()
+        tapScratch.deallocate()
+        midiInRing.deinitialize(count: 1).deallocate()
+    }
 
     /// Control side: (engine frame, JACK µs) at the start of the latest cycle, nil before the first.
     /// A seqlock reader: the acquire load of the sequence orders the data loads after it, and the
@@ -49,6 +95,39 @@ struct ProcessContext: ~Copyable {
             let frame = anchorFrame.load(ordering: .relaxed), micros = anchorMicros.load(ordering: .relaxed)
             atomicMemoryFence(ordering: .acquiring)
             if anchorSequence.load(ordering: .relaxed) == before { return (Int64(frame), micros) }
+        }
+    }
+
+    /// A new handle starts without a cycle: frames cannot be mapped to time until its first one.
+    func forgetAnchor() {
+        anchorSequence.store(0, ordering: .releasing)
+    }
+
+    /// The latency callback: read what the graph adds after our outputs and before our input,
+    /// and (capture mode) report our own delay on our outputs, whose data comes from no input.
+    func latencyChanged(mode: jack_latency_callback_mode_t) {
+        var range = jack_latency_range_t()
+        if mode == JackPlaybackLatency, let port = ports[ClientPort.entrainmentL.rawValue] {
+            jack_port_get_latency_range(port, JackPlaybackLatency, &range)
+            playbackLatency.store(Int(range.max), ordering: .relaxed)
+            if let led = ports[ClientPort.led.rawValue] {
+                jack_port_get_latency_range(led, JackPlaybackLatency, &range)
+                lightLatency.store(Int(range.min), ordering: .relaxed)
+            }
+            if let haptic = ports[ClientPort.haptic.rawValue] {
+                jack_port_get_latency_range(haptic, JackPlaybackLatency, &range)
+                hapticLatency.store(Int(range.min), ordering: .relaxed)
+            }
+        } else if mode == JackCaptureLatency {
+            if let port = ports[ClientPort.beatIn.rawValue] {
+                jack_port_get_latency_range(port, JackCaptureLatency, &range)
+                captureLatency.store(Int(range.max), ordering: .relaxed)
+            }
+            let own = jack_nframes_t(clamping: ownLatency.load(ordering: .relaxed))
+            var ours = jack_latency_range_t(min: own, max: own)
+            for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
+                if let port = ports[i] { jack_port_set_latency_range(port, JackCaptureLatency, &ours) }
+            }
         }
     }
 
@@ -69,6 +148,12 @@ struct ProcessContext: ~Copyable {
                 io.buffers[i] = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
             }
         }
+        let tapped = tapping.load(ordering: .relaxed) && Int(frames) <= Self.tapScratchFrames
+        if tapped {
+            for k in 0..<LightTapFrame.count where io.buffers[LightTapFrame.portIndex(k)] == nil {
+                io.buffers[LightTapFrame.portIndex(k)] = tapScratch + k * Self.tapScratchFrames
+            }
+        }
         if let engine {
             publishAnchor(engineFrame: engine.pointee.frame)
             engine.pointee.freewheeling = freewheeling.load(ordering: .relaxed)
@@ -76,11 +161,96 @@ struct ProcessContext: ~Copyable {
             engine.pointee.avLatencyFrames = audio - lightLatency.load(ordering: .relaxed)
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
+            if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
+            noteDetectedTempo(engine)
+            if midiOut != nil { writeMIDI(engine, frames: frames) }
+            if midiIn != nil { readMIDI(start: engine.pointee.frame - Int64(frames), frames: frames) }
         } else {
             for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }
             }
         }
+    }
+
+    /// The phrase grid's beats inside [start, end), each once, to the MIDI clock.
+    private mutating func gridBeats(start: Int64, end: Int64) {
+        let before = gridSequence.load(ordering: .acquiring)
+        if before != 0 && before & 1 == 0 {
+            let frame = gridFrame.load(ordering: .relaxed), index = gridIndex.load(ordering: .relaxed)
+            let period = Double(bitPattern: gridPeriod.load(ordering: .relaxed))
+            atomicMemoryFence(ordering: .acquiring)
+            if gridSequence.load(ordering: .relaxed) == before { grid = (Int64(frame), index, period) }  // else: last period's
+        }
+        guard grid.period > 0 else { return }
+        var k = grid.index + Int((Double(start - grid.frame) / grid.period).rounded(.up))
+        while true {
+            let at = grid.frame + Int64((Double(k - grid.index) * grid.period).rounded())
+            guard at < end else { return }
+            if at >= start && k > lastGridBeat {
+                beatMIDI!.take(BeatEvent(kind: .beat, frame: at, strength: 1, count: lastGridBeat < 0 ? 1 : 2,
+                                         bpm: Float(60 * Double(sampleRate.load(ordering: .relaxed)) / grid.period),
+                                         framesToNext: Int32(grid.period.rounded())))
+                lastGridBeat = k
+            }
+            k += 1
+        }
+    }
+
+    /// midi_in's messages of this period onto the ring (a full ring drops them: the control side stalled).
+    private func readMIDI(start: Int64, frames: jack_nframes_t) {
+        guard let port = midiIn, let buffer = jack_port_get_buffer(port, frames) else { return }
+        for i in 0..<jack_midi_get_event_count(buffer) {
+            var event = jack_midi_event_t()
+            guard jack_midi_event_get(&event, buffer, i) == 0, event.size > 0, let data = event.buffer else { continue }
+            let size = min(3, event.size)
+            _ = midiInRing.pointee.push(MIDIInEvent(frame: start + Int64(event.time), size: UInt8(size), b0: data[0],
+                                                    b1: size > 1 ? data[1] : 0, b2: size > 2 ? data[2] : 0))
+        }
+    }
+
+    /// The tempo the timebase master publishes: the latest beat's.
+    private mutating func noteDetectedTempo(_ engine: UnsafeMutablePointer<Engine>) {
+        for k in 0..<Engine.beatEventCount(engine) where Engine.beatEvent(engine, k).kind == .beat && Engine.beatEvent(engine, k).bpm > 0 {
+            transport.detectedBPM = Double(Engine.beatEvent(engine, k).bpm)
+        }
+    }
+
+    /// This period's beats and onsets as MIDI on midi_out (jack_midi_* are real-time safe).
+    private mutating func writeMIDI(_ engine: UnsafeMutablePointer<Engine>, frames: jack_nframes_t) {
+        guard let port = midiOut, let buffer = jack_port_get_buffer(port, frames), beatMIDI != nil else { return }
+        jack_midi_clear_buffer(buffer)
+        let start = engine.pointee.frame - Int64(frames)
+        beatMIDI!.begin(start: start, frames: Int(frames))
+        if midiFollowsTransport, let client {
+            let stopped = transport.beats(client, start: start, frames: Int(frames)) { beatMIDI!.take($0) }
+            if stopped { beatMIDI!.stop(at: start) }
+        }
+        for k in 0..<Engine.beatEventCount(engine) where !(midiFollowsTransport && Engine.beatEvent(engine, k).kind == .beat) {
+            let event = Engine.beatEvent(engine, k)
+            if event.kind == .beat { lastDetected = (event.frame, Int64(event.framesToNext)) }
+            beatMIDI!.take(event)
+        }
+        // Nothing found on beat_in for two beats: the phrase grid keeps the clock going.
+        if !midiFollowsTransport && start + Int64(frames) > lastDetected.frame + 2 * lastDetected.period {
+            gridBeats(start: start, end: start + Int64(frames))
+        }
+        beatMIDI!.finish()
+        for k in 0..<beatMIDI!.outCount {
+            let m = beatMIDI!.out[k]
+            var bytes = (m.b0, m.b1, m.b2)
+            _ = withUnsafeBytes(of: &bytes) {
+                jack_midi_event_write(buffer, jack_nframes_t(m.offset), $0.baseAddress!.assumingMemoryBound(to: jack_midi_data_t.self), Int(m.size))
+            }
+        }
+    }
+
+    /// The light and touch values at the period's last frame, for the senders.
+    private func publishTap(_ io: PortBuffers, last frame: Int64, at offset: Int) {
+        var values = InlineArray<10, Float>(repeating: 0)
+        for k in 0..<LightTapFrame.count {
+            if let buffer = io.buffers[LightTapFrame.portIndex(k)] { values[k] = buffer[offset] }
+        }
+        _ = tap.pointee.push(LightTapFrame(frame: frame, values: values))
     }
 
     /// jack_get_cycle_times is real-time safe and gives the filtered start time of this cycle.

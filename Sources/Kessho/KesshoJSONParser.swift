@@ -6,6 +6,7 @@ import EntrainFiles
 public struct KesshoJSONParser {
     private let bytes: [UInt8]
     private var pos = 0
+    private var values = 0
     public private(set) var warnings: [String] = []
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -22,6 +23,8 @@ public struct KesshoJSONParser {
     private mutating func parseValue(depth: Int) throws -> KesshoJSONValue {
         skipWhitespace()
         guard pos < bytes.count else { throw error("unexpected end of input") }
+        values += 1
+        guard values <= InputLimits.jsonValues else { throw error(InputLimits.jsonValuesText) }
         switch bytes[pos] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard depth < InputLimits.jsonDepth else { throw error("nested more than \(InputLimits.jsonDepth) deep") }

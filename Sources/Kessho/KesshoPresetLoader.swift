@@ -75,7 +75,7 @@ public enum KesshoPresetLoader {
         let name: String
         if case .string(let n)? = top["name"] { name = n } else {
             name = fileName ?? "Untitled"
-            warnings.append("missing name → \"\(name)\"")
+            warnings.append("the preset has no name: it is called \"\(name)\"")
         }
         let timestamp: String
         switch top["timestamp"] {
@@ -85,10 +85,10 @@ public enum KesshoPresetLoader {
             warnings.append("numeric timestamp converted to \(timestamp)")
         case .number?:
             timestamp = KesshoPreset.isoTimestamp(Date())
-            warnings.append("numeric timestamp outside JavaScript's dates → now")
+            warnings.append("the timestamp is outside JavaScript's dates: the load time is used")
         default:
             timestamp = KesshoPreset.isoTimestamp(Date())
-            warnings.append("missing timestamp → now")
+            warnings.append("the preset has no timestamp: the load time is used")
         }
 
         var dualRanges = readDualRanges(top["dualRanges"], warnings: &warnings)

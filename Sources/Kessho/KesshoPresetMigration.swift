@@ -28,7 +28,7 @@ enum KesshoPresetMigration {
         // normalizePresetForWeb reads leadTimbreMin/Max for the lead-1 morph; take it before the pair is consumed.
         if s["lead1Morph"] == nil, case .number(let lo)? = s["leadTimbreMin"], case .number(let hi)? = s["leadTimbreMax"] {
             s["lead1Morph"] = .number((lo + hi) / 2)
-            warnings.append("legacy leadTimbreMin/Max → lead1Morph \(KesshoJSNumber.format((lo + hi) / 2))")
+            warnings.append("the old leadTimbreMin/leadTimbreMax pair is read as lead1Morph = \(KesshoJSNumber.format((lo + hi) / 2)), as the web app does")
         }
         for (key, mode) in legacyPairs {
             let lo = s[key + "Min"], hi = s[key + "Max"]
@@ -41,34 +41,36 @@ enum KesshoPresetMigration {
                     s[key] = .number((a + b) / 2)
                     dualRanges[key] = KesshoDualRange(min: a, max: b)
                     sliderModes[key] = mode
-                    warnings.append("legacy \(key)Min/Max → \(key) \(mode.rawValue) range")
+                    warnings.append("the old \(key)Min/\(key)Max pair is read as a range \(key) moves in (\(mode == .walk ? "wandering" : "drawn anew each time"))")
                 } else {
                     s[key] = .number(a)
-                    warnings.append("legacy \(key)Min/Max → single \(key)")
+                    warnings.append("the old \(key)Min/\(key)Max pair is nearly one value: read as \(key) = \(KesshoJSNumber.format(a))")
                 }
             case (.number(let a)?, _), (_, .number(let a)?):
                 s[key] = .number(a)
-                warnings.append("legacy \(key)Min/Max incomplete → single \(key)")
+                warnings.append("the old \(key)Min/\(key)Max pair has only one value: read as \(key) = \(KesshoJSNumber.format(a))")
             default:
-                warnings.append("legacy \(key)Min/Max not numeric, dropped")
+                warnings.append("the old \(key)Min/\(key)Max pair is not numeric: ignored")
             }
         }
         // Dual ranges without a mode: drum morphs are per-hit sample & hold, everything else walks.
-        var inferred = 0
+        var inferred = 0, drawn = 0
         for key in dualRanges.keys where sliderModes[key] == nil {
             sliderModes[key] = isDrumMorphKey(key) ? .sampleHold : .walk
             inferred += 1
+            if isDrumMorphKey(key) { drawn += 1 }
         }
         if inferred > 0 {
-            warnings.append("\(inferred) dual range(s) without a slider mode → inferred"
-                            + (sliderModesPresent ? "" : " (no sliderModes in file)"))
+            let sliders = inferred == 1 ? "1 slider has" : "\(inferred) sliders have"
+            let how = drawn == 0 ? "wanders within its range" : drawn == inferred ? "is drawn anew per drum hit" : "wanders within its range (a drum morph: drawn anew per hit)"
+            warnings.append("\(sliders) a range but no mode\(sliderModesPresent ? "" : " (the file has no sliderModes)"): each \(how), as the web app does")
         }
     }
 
     static func normalize(_ s: inout RawState, warnings: inout [String]) {
         if case .string(let t)? = s["reverbType"], iosReverbTypes.contains(t) {
             s["reverbType"] = .string("hall")
-            warnings.append("iOS reverbType \(t) → hall")
+            warnings.append("reverbType \"\(t)\" is the iOS app's: the web's \"hall\" is used")
         }
         if s["lead1UseCustomAdsr"] == nil {
             if let legacy = s["leadUseCustomAdsr"] {
@@ -82,7 +84,7 @@ enum KesshoPresetMigration {
         for (old, new) in leadRenames {
             guard let v = s[old] else { continue }
             s[old] = nil
-            if s[new] == nil { s[new] = v; warnings.append("renamed \(old) → \(new)") }
+            if s[new] == nil { s[new] = v; warnings.append("the old key \(old) is read as \(new)") }
             else { warnings.append("dropped legacy \(old) (\(new) present)") }
         }
         for (key, fallback) in [("lead1PresetA", "soft_rhodes"), ("lead1PresetB", "gamelan")] {

@@ -1,3 +1,4 @@
+import EntrainFiles
 /// `JSON.stringify` as JavaScript writes it, byte for byte: the phrase seeds hash this text.
 public enum KesshoStateJSON {
     /// Compact JSON of the state: keys in the state's order, no spaces.
@@ -20,28 +21,6 @@ public enum KesshoStateJSON {
         }
     }
 
-    /// JS string quoting: escapes only `"`, `\` and control characters below U+0020
-    /// (short forms \b \f \n \r \t, otherwise \u00xx in lowercase hex); everything else is literal.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for unit in s.unicodeScalars {
-            switch unit {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if unit.value < 0x20 {
-                    let hex = String(unit.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(unit)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// JS string quoting (JSON.stringify's form; the state hash depends on it).
+    public static func quote(_ s: String) -> String { JSONString.quoted(s) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntrainAmbient
+import EntrainControl
 import EntrainDSP
 import EntrainEngine
 import EntrainFiles
@@ -9,8 +10,19 @@ import Kessho
 /// `--ambient-preset` and friends, for run and render: the Kessho preset the ambient engine
 /// plays, the seed of its otherwise-unseeded randomness, and the reverb's structure.
 struct AmbientOptions: ParsableArguments {
-    @Option(name: .customLong("ambient-preset"), help: ArgumentHelp("Play this Kessho preset (the web app's JSON) on ambient_L/R.", valueName: "file"))
-    var presetPath: String?
+    @Option(name: .customLong("ambient-preset"), help: ArgumentHelp("Play this Kessho preset (the web app's JSON) on ambient_L/R: a path, or the name of a shipped or saved preset (e.g. Tidal_Glass).", valueName: "file|name"))
+    var presetArgument: String?
+
+    /// The preset file: the path given, or the preset of that name in ./presets/ambient, the
+    /// user's or the installed ambient folder.
+    var presetPath: String? {
+        guard let presetArgument else { return nil }
+        return (try? Self.finder.resolve(presetArgument))?.path ?? presetArgument
+    }
+
+    static var finder: FileByName {
+        FileByName(kind: "ambient preset", folders: AmbientPresets.standardDirectories(), extensions: ["json"])
+    }
     @Option(help: "Seed for what the web leaves to Math.random (filter walk, grain noise, ocean); same seed, same audio.")
     var seed: UInt64 = 0
     @Option(name: .customLong("ambient-quality"), help: "Ambient reverb structure: lite (4 lines), balanced (8 lines) or ultra (longer diffusers). Default: balanced, as the web app; presets never set it.")
@@ -21,8 +33,10 @@ struct AmbientOptions: ParsableArguments {
             throw ValidationError("--ambient-quality must be lite, balanced or ultra, got '\(quality)'")
         }
         // Before anything starts (a JACK client opens before the preset is read).
-        if let presetPath {
-            do { try DocumentFile.check(URL(fileURLWithPath: presetPath)) } catch { throw ValidationError("--ambient-preset \(error)") }
+        if let presetArgument {
+            do {
+                try DocumentFile.check(try Self.finder.resolve(presetArgument), label: presetArgument)
+            } catch { throw ValidationError("--ambient-preset \(error)") }
         }
     }
 
@@ -43,15 +57,15 @@ struct AmbientOptions: ParsableArguments {
 
     /// The preset, with its loader warnings on stderr; nil without --ambient-preset.
     func preset() throws -> KesshoPreset? {
-        guard let presetPath else { return nil }
+        guard let presetPath, let presetArgument else { return nil }
         do {
-            let result = try KesshoPresetLoader.load(contentsOf: URL(fileURLWithPath: presetPath))
-            for warning in result.warnings { StandardError.write("\(presetPath): warning: \(warning)\n") }
+            let result = try KesshoPresetLoader.load(contentsOf: URL(fileURLWithPath: presetPath), label: presetArgument)
+            for warning in result.warnings { StandardError.write("\(presetArgument): warning: \(warning)\n") }
             return result.preset
         } catch KesshoPresetError.unreadable(let problem) {
             throw ValidationError("--ambient-preset \(problem)")
         } catch {
-            throw ValidationError("\(presetPath): \(error)")
+            throw ValidationError("\(presetArgument): \(error)")
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BeatLab
 import EntrainCore
 import EntrainEngine
+import EntrainFiles
 import Foundation
 
 /// `entrain beat-eval`: the beat analysis measured on the synthesized corpus, optionally side
@@ -24,6 +25,8 @@ struct BeatEval: ParsableCommand {
     var corpus: String?
     @Option(name: .customLong("set"), help: ArgumentHelp("Set a beat parameter by its OSC address.", valueName: "address=value"))
     var assignments: [String] = []
+    @Flag(help: "No progress display on stderr.")
+    var quiet = false
 
     func run() throws {
         let values = try EngineOptions.parse(assignments.flatMap { ["--set", $0] }).parameterValues()
@@ -32,10 +35,13 @@ struct BeatEval: ParsableCommand {
         if aubio && !AubioRunner.isAvailable { throw ValidationError("aubio-tools is not installed (scripts/install-deps.sh aubio-tools)") }
         let directory = corpus.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("entrain-beat-corpus-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Folder.create(directory)
         defer { if corpus == nil { try? FileManager.default.removeItem(at: directory) } }
         var ours: [BeatComparison.Row] = [], theirs: [BeatComparison.Row] = []
-        for name in names {
+        let progress = Progress("scoring the corpus", quiet: quiet)
+        defer { progress.finish() }
+        for (index, name) in names.enumerated() {
+            defer { progress.update(index + 1, of: names.count) }
             let item: CorpusItem
             if songs {
                 item = try SongCorpus.item(named: name)
@@ -47,6 +53,7 @@ struct BeatEval: ParsableCommand {
             if corpus != nil && !aubio { try item.write(to: directory) }  // aubio's run writes it too
             if aubio { theirs.append(try BeatComparison.aubio(item, directory: directory)) }
         }
+        progress.finish()
         print(songs ? BeatComparison.songTable(ours: ours, aubio: aubio ? theirs : nil) : BeatComparison.table(ours: ours, aubio: aubio ? theirs : nil))
         print()
         print(summary(ours, label: "ours"))

@@ -19,6 +19,10 @@ struct Bench: ParsableCommand {
     var ambientPresets = "presets/ambient"
     @Flag(name: .customLong("ambient-only"), help: "Only the ambient measurements.")
     var ambientOnly = false
+    @Flag(name: .customLong("inserts-only"), help: "Only the hosted LV2 slots' cost.")
+    var insertsOnly = false
+    @Flag(help: "No progress display on stderr.")
+    var quiet = false
 
     func run() throws {
         // The benchmark session: one binaural voice (200 Hz / 10 Hz) plus pink noise, as SBaGen's
@@ -26,6 +30,7 @@ struct Bench: ParsableCommand {
         let values = try EngineOptions.parse(["--noise", "pink", "--noise-level", "0.4"]).parameterValues()
         print("machine: \(Self.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores; median of \(runs) runs")
         if ambientOnly { return try benchAmbient(values) }
+        if insertsOnly { return try benchInserts(values) }
 
         let minutes = String(format: "%.0f min", seconds / 60)
         let engineOnly = try median { try timeEngine(values, frames: Int(seconds * 48_000), block: 256, allPorts: false) }
@@ -49,6 +54,7 @@ struct Bench: ParsableCommand {
                          period, nsPerFrame, nsPerFrame * 48_000 / 1e9 * 100))
         }
         try benchBeatAnalysis(values)
+        try benchInserts(values)
         try benchAmbient(values)
     }
 
@@ -73,14 +79,26 @@ struct Bench: ParsableCommand {
 
     func median(_ measure: () throws -> Double) rethrows -> Double {
         var times: [Double] = []
-        for _ in 0..<max(1, runs) { times.append(try measure()) }
+        let progress = Progress("measuring", quiet: quiet)
+        defer { progress.finish() }
+        for run in 0..<max(1, runs) {
+            times.append(try measure())
+            progress.update(run + 1, of: max(1, runs))
+        }
         return times.sorted()[times.count / 2]
     }
 
+    /// CPU seconds the calling thread spends in `body`: what a share of one core means, and it
+    /// stays true when other processes keep the cores busy (wall time would count their turns too).
     func time(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
+        func now() -> Double {
+            var ts = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+            return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        }
+        let start = now()
         try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return now() - start
     }
 
     /// Seconds to render `frames` through the engine in blocks of `block`, into memory: every

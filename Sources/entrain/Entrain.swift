@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Entrain: ParsableCommand {
@@ -11,5 +12,35 @@ struct Entrain: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Run.self, Render.self, Analyse.self, BeatEval.self, Validate.self, Import.self, Plot.self, PresetCommand.self, PlaylistCommand.self, Bench.self, OSCLoad.self,
-                      OSCSchemaCommand.self])
+                      OSCSchemaCommand.self, Ctl.self, LayoutCommand.self, ManualCommand.self, HRVCommand.self, LV2Command.self])
+}
+
+extension Entrain {
+    /// As ArgumentParser's own main, except that a usage error found while a subcommand runs
+    /// (a file named on its command line that turns out unreadable) shows that subcommand's
+    /// usage, not the top-level one.
+    static func main() {
+        var command: ParsableCommand
+        do { command = try parseAsRoot() } catch { exit(withError: error) }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            let name = commandPath(to: type(of: command)).map { " " + $0 }.joined()
+            StandardError.write("Error: \(error.message)\nUsage: \(usageString(for: type(of: command)))\n"
+                                + "  See 'entrain\(name) --help' for more information.\n")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The subcommand names leading to `target` ("hrv", "replay"), for its usage line.
+    static func commandPath(to target: ParsableCommand.Type, from start: ParsableCommand.Type = Entrain.self) -> [String] {
+        for sub in start.configuration.subcommands {
+            if sub == target { return [sub._commandName] }
+            let deeper = commandPath(to: target, from: sub)
+            if !deeper.isEmpty { return [sub._commandName] + deeper }
+        }
+        return []
+    }
 }

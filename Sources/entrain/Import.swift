@@ -16,7 +16,7 @@ struct Import: ParsableCommand {
         let session = try SessionOption.load(file)
         let json = Data(SessionEncoder.json(session).utf8)
         try AtomicFile.write(json, to: URL(fileURLWithPath: output))
-        print("wrote \(output): \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
+        print("wrote \(output): \"\(session.name)\", \(counted(session.stages.count, "stage")), \(Run.clock(session.duration))")
         if json.count > InputLimits.documentBytes {
             let size = String(format: "%.1f MiB", Double(json.count) / 1_048_576)
             StandardError.write("warning: \(output) is \(size); entrain reads files of at most \(InputLimits.documentBytesText): play \(file) itself with --session\n")

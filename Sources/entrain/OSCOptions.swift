@@ -15,10 +15,18 @@ struct OSCOptions: ParsableArguments {
     var allow: String?
     @Option(name: .customLong("osc-feedback"), help: ArgumentHelp("Also send feedback to HOST:PORT (TouchOSC listens on 9000). Repeatable.", valueName: "host:port"))
     var feedback: [String] = []
+    @Option(name: .customLong("oscquery-port"), help: ArgumentHelp("TCP port of the OSCQuery server and the control page at /ui/ (default: the OSC port's number; 0: off).", valueName: "port"))
+    var queryPort: Int?
+    @Flag(name: .customLong("advertise"), help: "Advertise OSC (_osc._udp) and OSCQuery (_oscjson._tcp) on the local network with mDNS/DNS-SD, through Avahi.")
+    var advertise = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--osc-port must be 0–65535") }
         if let tcpPort, !(0...65535).contains(tcpPort) { throw ValidationError("--osc-tcp must be 0–65535") }
+        if let queryPort, !(0...65535).contains(queryPort) { throw ValidationError("--oscquery-port must be 0–65535") }
+        if let tcpPort, tcpPort != 0, tcpPort == (queryPort ?? port) {
+            throw ValidationError("--osc-tcp \(tcpPort) is the OSCQuery server's TCP port too: choose another, or move OSCQuery with --oscquery-port")
+        }
         guard let address = SocketAddress(host: bind, port: port) else { throw ValidationError("--osc-bind: '\(bind)' is not an IPv4 address") }
         if !address.isLoopback && allow == nil {
             throw ValidationError("--osc-bind \(bind) opens OSC to a network: say who may send with --osc-allow CIDR[,CIDR…] (or --osc-allow any)")

@@ -15,6 +15,7 @@ struct Render: ParsableCommand {
     @OptionGroup var engine: EngineOptions
     @OptionGroup var session: SessionOption
     @OptionGroup var ambient: AmbientOptions
+    @OptionGroup var inserts: InsertOptions
     @Option(name: .customLong("start-time"), help: ArgumentHelp("UTC wall-clock time the render starts at, ISO 8601 (e.g. 2026-02-02T14:00:00Z): places the ambient phrase grid and its seeds. Default: now.", valueName: "time"))
     var startTime: String?
     @Option(help: ArgumentHelp("Also write one WAV per output pair (entrainment.wav, ambient.wav) into this directory.", valueName: "dir"))
@@ -29,6 +30,8 @@ struct Render: ParsableCommand {
     var format: WAVWriter.Format = .float32
     @Option(name: .customLong("block-size"), help: "Frames per engine call; does not change the output.")
     var blockSize = 256
+    @Flag(help: "No progress display on stderr.")
+    var quiet = false
 
     func validate() throws {
         if let duration {
@@ -69,7 +72,7 @@ struct Render: ParsableCommand {
         let stagesUseAmbient = !(program?.ambientStarts.isEmpty ?? true)
             || (program?.familyChanges.contains { AmbientFamily.owns($0.change.address) } ?? false)
         if plays || stagesUseAmbient {
-            let presets = AmbientPresets(directories: AmbientPresets.standardDirectories())
+            let presets = AmbientPresets.standard()
             if let program, let path = session.path {
                 do { try presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
             }
@@ -84,16 +87,22 @@ struct Render: ParsableCommand {
         } else if stems != nil || startTime != nil || ambient.seed != 0 {
             throw ValidationError("--stems, --start-time and --seed need --ambient-preset (or a session with ambient stages)")
         }
+        RenderInserts(inserts, changes: try engine.setChanges()).attach(to: &job, player: player)
         job.stemsDirectory = stems.map { URL(fileURLWithPath: $0) }
         RenderSignals.install()
         job.interruption = { RenderSignals.reason }
+        let progress = Progress("rendering \(out)", quiet: quiet)
+        job.progress = { progress.update($0, of: $1) }
         let result: RenderJob.Result
-        do { result = try job.run(to: URL(fileURLWithPath: out)) } catch let stopped as RenderJob.Interrupted {
+        do {
+            defer { progress.finish() }
+            result = try job.run(to: URL(fileURLWithPath: out))
+        } catch let stopped as RenderJob.Interrupted {
             StandardError.write("\(stopped); \(out) is as it was\n")
             throw ExitCode(RenderSignals.exitCode)
         }
         if let note = result.note { StandardError.write("note: \(note)\n") }
         let peak = result.peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(result.peak))) : "silence"
-        print("wrote \(out): \(result.frames) frames, \(length) s at \(rate) Hz, \(format.rawValue), peak \(peak)")
+        print("wrote \(out): \(result.frames) frames, \(String(format: "%.1f", length)) s at \(rate) Hz, \(format.label), peak \(peak)")
     }
 }

@@ -4,6 +4,8 @@ import EntrainAmbient
 import EntrainControl
 import EntrainEngine
 import EntrainJACK
+import EntrainLV2
+import EntrainFiles
 import Foundation
 import Kessho
 import Logging
@@ -17,6 +19,10 @@ struct Run: ParsableCommand {
     @OptionGroup var session: SessionOption
     @OptionGroup var light: LightOptions
     @OptionGroup var ambient: AmbientOptions
+    @OptionGroup var hrv: HRVOptions
+    @OptionGroup var inserts: InsertOptions
+    @OptionGroup var dmx: DMXOptions
+    @OptionGroup var midi: MIDIOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -27,7 +33,7 @@ struct Run: ParsableCommand {
     var preset: String?
     @Option(help: "Play this playlist (from $XDG_DATA_HOME/entrain/playlists); the run ends with it.")
     var playlist: String?
-    @Flag(name: .customLong("no-restore"), help: "Do not start from the last-used settings.")
+    @Flag(name: .customLong("no-restore"), help: "Neither start from the last-used settings nor save them at exit (the last-used file is not touched).")
     var noRestore = false
     @Option(parsing: .unconditional, help: "Stop with a fade after this many minutes (5, 10, 15, 30, 60 or any up to 1440).")
     var timer: Double?
@@ -71,8 +77,22 @@ struct Run: ParsableCommand {
         if light.armStrobe { logger.warning("\(LightOptions.warning)") }
         SignalWatcher.install()
 
-        let client = try JackClient(options: .init(name: name, server: server, ledPorts: light.ledPorts, hapticCV: light.hapticCV),
-                                    logger: logger)
+        // Under a session manager, nothing touches JACK before it opens a session for us.
+        let managed: ManagedSession?
+        do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
+        let (dmx, midi) = try Self.rigOptions(stored: managed?.stored, given: self.dmx, self.midi)
+        // DMX and MIDI settings (preset, --set, their options), checked before JACK is touched.
+        let lights = DMXFamily(dmx.settings), midiIn = MIDIFamily()
+        let rigChanges = (carried + (try engine.setChanges())).filter { $0.address.hasPrefix(DMXFamily.prefix) || $0.address.hasPrefix(MIDIFamily.prefix) } + dmx.changes
+        do {
+            try lights.set(rigChanges.filter { $0.address.hasPrefix(DMXFamily.prefix) }, at: nil)
+            try midiIn.set(rigChanges.filter { $0.address.hasPrefix(MIDIFamily.prefix) }, at: nil)
+        } catch { throw ValidationError("\(error)") }
+        let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
+        let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
+                                                   managed: managed != nil, midi: midi.settings,
+                                                   midiFollowsTransport: midi.source == "transport", timebase: midi.timebase,
+                                                   midiIn: midi.input), logger: logger)
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
@@ -84,13 +104,20 @@ struct Run: ParsableCommand {
                                          sliders: KesshoSliders(ambientStart.preset), seed: ambient.seed,
                                          clock: AmbientConductor.liveClock(current.host, on: client))
         if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
-        let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets(directories: AmbientPresets.standardDirectories()),
+        conductor.readExternalBeats(AmbientBeatSources.live(current: current, client: client))
+        let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets.standard(),
                                                logger: logger)
         if let program, let path = session.path {
             do { try ambientControl.presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
         }
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
-        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor)])
+        let heart = HRVController(monitor: try hrv.monitor(logger: logger))
+        defer { heart.monitor.stop() }
+        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn])
+        heart.monitor.attach(space)
+        let fx = try inserts.start(host: current.host, space: space, changes: try engine.setChanges())
+        midiIn.attach(space)
+        try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)
@@ -98,43 +125,70 @@ struct Run: ParsableCommand {
         let pump = AmbientPump(conductor, logger: logger)
         defer { pump.stop() }
         if let program {
-            transport.load(program)
+            transport.load(program, source: session.path.map { URL(fileURLWithPath: $0) })
             try transport.play(atEngineFrame: 0)  // with the engine's first frame: the run equals a render
         } else if let playlist {
             try transport.loadPlaylist(playlist, from: library)
             try transport.play()
         }
         if let timer { try transport.setTimer(minutes: timer) }
+        try managed?.restore(space: space, transport: transport) { SessionProgram(try SessionOption.load($0), sampleRate: client.sampleRate) }
         try client.activate(host: current.host)
+        let fxChores = InsertHousekeeping(fx.chains) { client.outputLatencyChanged(of: current.host) }
+        defer { fxChores.stop() }
         if autoconnect { try client.autoconnect() }
+        let dmxSender = try dmx.sender(family: lights, client: client, current: current, logger: logger)
+        dmxSender?.start()
+        defer { dmxSender?.stop() }  // a blackout frame, after the fade-out
+        let phraseBeats = midi.clock ? PhraseBeatFeed(conductor: conductor, client: client) : nil
+        defer { phraseBeats?.stop() }
+        let midiInput = midi.input ? MIDIInput(family: midiIn, space: space, logger: logger) { client.takeMIDIInput($0) } : nil
+        midiInput?.start()
+        defer { midiInput?.stop() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
         if let program {
-            logger.info("session '\(program.session.name)': \(program.session.stages.count) stages, \(Self.clock(program.session.duration))")
+            logger.info("session '\(program.session.name)': \(counted(program.session.stages.count, "stage")), \(Self.clock(program.session.duration))")
         }
 
         let meter = PeakMeter()
         let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
-                                     space: space, ambient: ambientControl, logger: logger)
+                                     space: space, ambient: ambientControl, heart: heart, fx: fx, logger: logger)
         defer { oscServer?.stop() }
+        let heartPort = try hrv.listener(heart, osc: osc, logger: logger)
+        defer { heartPort?.stop() }
+        let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, logger: logger) }
+        defer { discovery?.0.stop(); discovery?.1?.stop() }
+        let managedState = { [preset, ambient] () -> (NSMState, String) in
+            let place = transport.place
+            let playing = place.flatMap { p in p.file.map { NSMState.SessionPlace(file: $0.path, state: p.state.rawValue, position: p.position) } }
+            return (NSMState(session: playing, preset: preset, ambientPreset: ambient.presetArgument, ledPorts: ledPorts, hapticCV: hapticCV,
+                             dmx: dmx.arguments, midi: midi.arguments),
+                    library.presets.document(name: "session state", entries: space.presetSnapshot()))
+        }
+        managed?.opened(managedState)
 
         let loop = LiveControlLoop(
             current: current, backend: client, transport: transport, conductor: conductor, meter: meter,
             policy: .init(endsWithSession: program != nil || playlist != nil, endsWithTimer: timer != nil),
             logger: logger, strobeWarning: LightOptions.warning,
             prepare: { [ambient] rate, values in try EngineHost(sampleRate: rate, values: values, ambientQuality: ambient.reverbQuality) },
-            saveSettings: { try library.presets.saveLastUsed(entries: space.presetSnapshot()) })
+            saveSettings: { [noRestore] in if !noRestore { try library.presets.saveLastUsed(entries: space.presetSnapshot()) } })
         defer { loop.finish() }  // the last-used settings, on every way out
 
         var status = StatusLine()
         var ending: LiveControlLoop.Ending?
+        var hangups = 0
         while ending == nil {
             usleep(20_000)
             let signals = SignalWatcher.received
             if signals >= 2 { break }  // a second signal: stop now
-            if signals == 1 && !loop.isStopping {
-                loop.requestStop(reason: SignalWatcher.hungUp ? "SIGHUP: stopping (settings are saved)" : "stopping")
+            if signals == 1 && !loop.isStopping { loop.requestStop(reason: "stopping") }
+            if SignalWatcher.hangupCount != hangups {
+                hangups = SignalWatcher.hangupCount
+                reloadSession(transport, logger: logger)
             }
             ending = try loop.tick()
+            managed?.tick(managedState)
             if quiet { continue }
             if ending == nil && !loop.isStopping { status.update(host: current.host, client: client, meter: meter) } else { status.finish() }
         }
@@ -142,8 +196,22 @@ struct Run: ParsableCommand {
             logger.info("OSC: \(counts.messages) messages in \(counts.packets) packets, \(counts.errors) refused, \(counts.dropped) from senders not allowed, \(counts.rateLimited) over the rate limit")
         }
         loop.finish()
-        logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(client.xruns) xruns")
-        if ending == .serverGone { throw ExitCode(1) }
+        logger.info("stopped after \(String(format: "%.1f", Double(current.host.frame) / current.host.sampleRate)) s, \(counted(client.xruns, "xrun"))")
+    }
+
+    /// SIGHUP: read the session file again (the one given with --session, else the last one
+    /// loaded over OSC) and carry on in it from the same position, without a gap.
+    private func reloadSession(_ transport: SessionTransport, logger: Logger) {
+        guard let path = session.path ?? transport.sourceFile?.path else {
+            logger.notice("SIGHUP: no session file to reload")
+            return
+        }
+        do {
+            try transport.reload(SessionProgram(try SessionOption.load(path), sampleRate: transport.sampleRate))
+            logger.notice("SIGHUP: reloaded \(path)")
+        } catch {
+            logger.error("SIGHUP: could not reload \(path): \(error); the session goes on as it was")
+        }
     }
 
     static func clock(_ seconds: Double) -> String {
@@ -151,27 +219,26 @@ struct Run: ParsableCommand {
         return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
 
-    /// The session folder given (default ./sessions) and $XDG_DATA_HOME/entrain/sessions.
+    /// The session folder given (default ./sessions), the user's and the installed ones.
     static func sessionDirectories(_ given: String) -> [URL] { dataDirectories(given, kind: "sessions") }
 
-    /// The folder given and $XDG_DATA_HOME/entrain/KIND.
+    /// The folder given, then $XDG_DATA_HOME/entrain/KIND, the system's and the installed copy.
     static func dataDirectories(_ given: String, kind: String) -> [URL] {
-        let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return [URL(fileURLWithPath: given), data.appendingPathComponent("entrain/\(kind)")]
+        DataDirectories().search(kind, local: given)
     }
 
     private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
-                          library: Library, space: AddressSpace, ambient: AmbientController, logger: Logger) throws -> OSCServer? {
+                          library: Library, space: AddressSpace, ambient: AmbientController, heart: HRVController,
+                          fx: Fx, logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
         let router = OSCRouter(
             host: { current.host },
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
             transport: transport, library: library,
-            patterns: transport.patterns, space: space, handlers: [ambient])
+            patterns: transport.patterns, space: space, handlers: [ambient, heart, fx.commands])
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
-                                   meter: meter, report: { transport.report() },
+                                   meter: meter, report: { transport.report() + heart.monitor.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)
         server.start()
         logger.info("OSC on udp://\(server.address)\(server.tcpAddress.map { " and tcp://\($0)" } ?? "")")

@@ -15,6 +15,7 @@ struct StatusLine {
         guard Date().timeIntervalSince(lastPrint) >= interval else { return }
         lastPrint = Date()
         let line = Self.describe(host: host, peakDecibels: meter.decibels, xruns: client.xruns, load: client.cpuLoad)
+            + (client.serverGone ? "  JACK SERVER GONE (looking for it)" : "")
         if isTerminal {
             StandardError.write("\r\u{1B}[K\(line)")
         } else {

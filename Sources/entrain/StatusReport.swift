@@ -19,6 +19,9 @@ enum StatusReport {
             .int32(value("/led/arm") == 1 ? 1 : 0),
             .int32(host.isPanicked ? 1 : 0),
             .float(Float(Double(host.frame) / host.sampleRate)),
+            .string(client.serverGone ? "gone" : "up"),
+            .int32(Int32(clamping: client.bufferSize)),
+            .int32(Int32(clamping: client.returns)),
         ]
     }
 }

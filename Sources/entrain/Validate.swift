@@ -23,26 +23,26 @@ struct Validate: ParsableCommand {
                     _ = try Presets.decode(try DocumentFile.text(URL(fileURLWithPath: file)), file: file, over: Engine.parameterTable.defaults)
                     print("\(file): ok — preset")
                 } catch {
-                    print("\(file): error: \(error)")
+                    StandardError.write("\(file): error: \(error)\n")
                     failed = true
                 }
             case .kessho:
                 do {
                     let result = try KesshoPresetLoader.load(contentsOf: URL(fileURLWithPath: file))
-                    for warning in result.warnings { print("\(file): warning: \(warning)") }
+                    for warning in result.warnings { StandardError.write("\(file): warning: \(warning)\n") }
                     print("\(file): ok — Kessho preset \"\(result.preset.name)\"")
                 } catch {
                     let reason = if case KesshoPresetError.unreadable(let problem) = error { problem.reason } else { "\(error)" }
-                    print("\(file): error: \(reason)")
+                    StandardError.write("\(file): error: \(reason)\n")
                     failed = true
                 }
             case .session:
                 do {
                     let (session, warnings) = try SessionFiles.load(URL(fileURLWithPath: file))
-                    for warning in warnings { print(warning) }
-                    print("\(file): ok — \"\(session.name)\", \(session.stages.count) stages, \(Run.clock(session.duration))")
+                    for warning in warnings { StandardError.write("\(warning)\n") }
+                    print("\(file): ok — \"\(session.name)\", \(counted(session.stages.count, "stage")), \(Run.clock(session.duration))")
                 } catch let error as SessionLoadError {
-                    print(error)
+                    StandardError.write("\(error)\n")
                     failed = true
                 }
             }

@@ -150,6 +150,26 @@ final class AddressSpaceTests: XCTestCase {
         XCTAssertEqual(masterVolume.last, 0.2, "and set in it")
     }
 
+    /// A stage picks the lead's and drums' tempo source like any ambient value (not hashed).
+    func testAStageSetsTheTempoSource() throws {
+        let (host, conductor, space) = try parts()
+        try conductor.play(fadeSeconds: 0)
+        let session = """
+        { "stages": [ { "duration": 1 }, { "duration": 1, "set": { "/ambient/tempoSource": "beat" } } ] }
+        """
+        let player = SessionPlayer(program: SessionProgram(try SessionDecoder.decode(session, file: "s.json").session, sampleRate: 48_000),
+                                   startFrame: 0)
+        player.space = space
+        var sources: [AmbientTempoSource] = []
+        _ = try render(host, conductor, blocks: 2 * 48_000 / 256, ports: [.led]) { end in
+            try player.send(through: end, to: host)
+            sources.append(conductor.tempoSource)
+        }
+        XCTAssertEqual(sources.first, .phrase)
+        XCTAssertEqual(sources.last, .beat)
+        XCTAssertNil(conductor.state["tempoSource"])
+    }
+
     /// With a linear transition, numbers slide over the stage, in every family.
     func testALinearStageSlidesEveryFamilysNumbers() throws {
         let (host, conductor, space) = try parts()

@@ -192,8 +192,8 @@ final class HostileFileTests: XCTestCase {
             "ambient/odd.json: malformed preset: JSON error at line 1, column 14: unexpected character '}'",
             "presets/Odd.json: 1:35: /entrain/carrier: 9000 Hz is out of range 20–1500 Hz",
             "no preset named 'Nope'",
-            "cannot write ambient/x.json: cannot create its folder",
-            "cannot write presets/x.json: cannot create its folder",
+            "cannot write ambient/x.json: cannot create its folder (a file of that name is in the way)",
+            "cannot write presets/x.json: cannot create its folder (a file of that name is in the way)",
         ])
         for message in messages { XCTAssertFalse(message.contains(folder.path), message) }
     }

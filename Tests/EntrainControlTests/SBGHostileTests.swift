@@ -33,7 +33,7 @@ final class SBGHostileTests: XCTestCase {
         var bomb = "-SE\na: 200+10/20\nb0: {\n+0:00 a\n}\n"
         for k in 1...8 { bomb += "b\(k): {\n" + (0..<10).map { "+00:0\($0) b\(k - 1)\n" }.joined() + "}\n" }
         bomb += "00:00 b8\n"
-        XCTAssertTrue(problem(bomb)?.contains("more than 200000 time lines") ?? false, "\(problem(bomb) ?? "accepted")")
+        XCTAssertTrue(problem(bomb)?.contains("more than 200,000 time lines") ?? false, "\(problem(bomb) ?? "accepted")")
     }
 
     /// Used to be clamped silently (or to poison the timeline with NaN).

@@ -61,4 +61,21 @@ final class PadEnsembleTests: XCTestCase {
         XCTAssertGreaterThan(peak, 0)
         XCTAssertLessThan(peak, 6 * 0.15 * 1.12, "six voices at 0.15 each at most")
     }
+
+    /// A Euclid lane's note on one pad voice: it rises toward S·velocity, and after
+    /// A + D + max(0.3 s, A + D) falls toward 0 with τ = R/3; the other voices stay silent.
+    func testEuclidNoteOnAPadVoice() {
+        let bank = WavetableBank.shared(sampleRate: 48_000)
+        var pads = PadEnsemble(sampleRate: 48_000, bank: bank, seed: 11)
+        defer { pads.deallocate() }
+        let env = PadEnvelope(attack: 0.2, decay: 0.2, sustain: 0.8, release: 1.5)
+        pads.playNote(voice: 2, frequency: 330, velocity: 0.5, envelope: env)
+        func run(_ seconds: Double) { for _ in 0..<Int(seconds * 48_000) { _ = pads.next() } }
+        run(0.75)  // inside the note (its length is 0.4 + 0.4 = 0.8 s)
+        XCTAssertEqual(pads.voice(2).envelope.value, 0.8 * 0.5, accuracy: 0.03, "sustain × velocity")
+        XCTAssertEqual(pads.voice(2).currentFrequency, 330, accuracy: 1e-9)
+        XCTAssertEqual(pads.voice(0).envelope.value, 0)
+        run(0.05 + 0.5)  // 0.5 s = one τ (R/3) after the note's end
+        XCTAssertEqual(pads.voice(2).envelope.value, 0.4 * exp(-1), accuracy: 0.02, "falling with τ = R/3")
+    }
 }

@@ -43,6 +43,32 @@ final class WAVWriterTests: XCTestCase {
         }
     }
 
+    /// The stereo 16-bit path (two frames per step of four dither generators): full scale clamps
+    /// to the end codes, NaN is silence, an odd last frame is converted too, and the two channels'
+    /// dither is independent (one generator feeding both would correlate their errors).
+    func testStereo16BitEdgesAndIndependentDither() throws {
+        let n = 20_001
+        var left = (0..<n).map { Float(sin(Double($0) * 0.013)) * 0.3 }
+        let right = left
+        left[0] = 1; left[1] = -1; left[2] = .nan; left[n - 1] = 1
+        let file = try write(.pcm16, left, right)
+        XCTAssertEqual(file.samples[0].count, n)
+        XCTAssertEqual(file.samples[0][0], 32767 / 32768)
+        XCTAssertEqual(file.samples[0][1], -1)
+        XCTAssertLessThanOrEqual(abs(file.samples[0][2]), 1 / 32768)
+        XCTAssertEqual(file.samples[0][n - 1], 32767 / 32768)
+        let errorsL = (3..<(n - 1)).map { Double(file.samples[0][$0] - left[$0]) }
+        let errorsR = (3..<(n - 1)).map { Double(file.samples[1][$0] - right[$0]) }
+        var cross = 0.0, powerL = 0.0, powerR = 0.0
+        for (a, b) in zip(errorsL, errorsR) {
+            cross += a * b
+            powerL += a * a
+            powerR += b * b
+        }
+        let correlation = cross / (powerL * powerR).squareRoot()
+        XCTAssertLessThan(abs(correlation), 0.05, "left and right dither are correlated")
+    }
+
     /// Nothing appears at the target path until finish(); an abandoned writer leaves no file.
     func testWritesAreAtomic() throws {
         let url = directory.appendingPathComponent("atomic.wav")

@@ -54,7 +54,9 @@ final class ClientPortsTests: LiveClientTestCase {
         let probe = try recorder(seconds: 0.1)
         let client = try startClient(["--autoconnect"], recorder: probe)
         defer { stopClient(client) }
-        usleep(200_000)
+        // The ports exist before the client activates and connects them: wait for the last one.
+        let deadline = Date().addingTimeInterval(5)
+        while probe.connections(of: "entrain:ambient_R").isEmpty, Date() < deadline { usleep(20_000) }
         XCTAssertEqual(probe.connections(of: "entrain:entrainment_L"), ["system:playback_1"])
         XCTAssertEqual(probe.connections(of: "entrain:entrainment_R"), ["system:playback_2"])
         XCTAssertEqual(probe.connections(of: "entrain:ambient_R"), ["system:playback_2"])

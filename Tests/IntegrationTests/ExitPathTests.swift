@@ -17,33 +17,107 @@ final class ExitPathTests: XCTestCase {
     var lastUsed: String? { try? String(contentsOf: data.appendingPathComponent("entrain/last-used.json"), encoding: .utf8) }
 
     /// Start a client on `server` with a carrier of 321 Hz and wait until it plays.
-    func start(on server: JackTestServer, quiet: Bool = true) throws -> EntrainBinary.Launched {
+    func start(on server: JackTestServer, quiet: Bool = true, extra: [String] = []) throws -> EntrainBinary.Launched {
         let recorder = try JackRecorder(server: server.name, channels: 1, seconds: 0.1)
-        let client = try EntrainBinary.launch(["run", "--no-osc", "--carrier", "321", "--fade-out", "0.1"] + (quiet ? ["--quiet"] : []),
+        let client = try EntrainBinary.launch(["run", "--no-osc", "--carrier", "321", "--fade-out", "0.1"] + (quiet ? ["--quiet"] : []) + extra,
                                               environment: server.environment.merging(["XDG_DATA_HOME": data.path]) { $1 })
         try recorder.waitForPort("entrain:haptic")
         usleep(300_000)
         return client
     }
 
-    func testTheServerDyingSavesTheSettingsBeforeExiting() throws {
+    /// The server going away no longer ends the run: the client waits for it, and Ctrl-C then
+    /// ends the run at once (nothing to fade), exit status 0, settings saved.
+    func testTheServerGoingAwayKeepsTheClientUpAndCtrlCStillSavesTheSettings() throws {
         let server = try JackTestServer()
         let client = try start(on: server)
         server.stop()
-        XCTAssertTrue(client.signal(0, waitUpTo: 10), "the client exits when its server is gone")
-        XCTAssertEqual(client.result().status, 1)
-        XCTAssertTrue(client.result().error.contains("JACK server shut down"), client.result().error)
+        XCTAssertFalse(client.signal(0, waitUpTo: 3), "the client stays up without its server")
+        XCTAssertTrue(client.signal(SIGINT, waitUpTo: 2), "Ctrl-C ends it at once")
+        XCTAssertEqual(client.result().status, 0, client.result().error)
+        XCTAssertTrue(client.result().error.contains("JACK server went away"), client.result().error)
         XCTAssertTrue(lastUsed?.contains("321") ?? false, "last-used settings saved: \(lastUsed ?? "none")")
     }
 
-    func testSIGHUPStopsCleanlyAndSavesTheSettings() throws {
+    /// --no-restore leaves the last-used file alone both ways: not read at start, not written at exit.
+    func testNoRestoreNeitherReadsNorWritesTheLastUsedSettings() throws {
         let server = try JackTestServer()
         defer { server.stop() }
-        let client = try start(on: server)
-        XCTAssertTrue(client.signal(SIGHUP, waitUpTo: 5))
+        let client = try start(on: server, extra: ["--no-restore"])
+        XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
         XCTAssertEqual(client.result().status, 0, client.result().error)
-        XCTAssertTrue(client.result().error.contains("SIGHUP"), "a log line says why: \(client.result().error)")
+        XCTAssertNil(lastUsed, "nothing written")
+
+        let earlier = #"{"format":"entrain-preset","version":1,"values":{"/entrain/carrier":432}}"#
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("entrain"), withIntermediateDirectories: true)
+        try Data(earlier.utf8).write(to: data.appendingPathComponent("entrain/last-used.json"))
+        let again = try start(on: server, extra: ["--no-restore"])
+        XCTAssertTrue(again.signal(SIGINT, waitUpTo: 5))
+        XCTAssertEqual(lastUsed, earlier, "the earlier file is untouched")
+    }
+
+    /// SIGHUP reads the session file again and goes on in it from the same place: an edited
+    /// carrier is heard at once, with no gap in the sound, and the client stays up.
+    func testSIGHUPReloadsTheSessionFileWithoutAGap() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let file = data.appendingPathComponent("hup.json")
+        func write(carrier: Int) throws {
+            let text = #"{"format": "entrain-session/1", "name": "hup", "stages": [{"name": "one", "duration": "10:00", "volume": 0.5, "voices": [{"mode": "binaural", "carrier": CARRIER, "beat": 4, "level": 1}]}]}"#
+            try Data(text.replacingOccurrences(of: "CARRIER", with: "\(carrier)").utf8).write(to: file, options: .atomic)
+        }
+        try write(carrier: 300)
+        let rec = try JackRecorder(server: server.name, channels: 1, seconds: 2)
+        let client = try EntrainBinary.launch(["run", "--no-osc", "--quiet", "--session", file.path, "--fade-in", "0.05", "--fade-out", "0.1"],
+                                              environment: server.environment.merging(["XDG_DATA_HOME": data.path]) { $1 })
+        try rec.waitForPort("entrain:haptic")
+        try rec.connect(["entrain:entrainment_L"])
+        usleep(300_000)
+        final class Take: @unchecked Sendable { var samples: [Float] = [] }
+        let take = Take()
+        let thread = Thread { take.samples = (try? rec.record()[0]) ?? [] }
+        thread.start()
+        usleep(700_000)
+        try write(carrier: 400)
+        kill(client.process.processIdentifier, SIGHUP)
+        while !thread.isFinished { usleep(10_000) }
+        let x = take.samples
+        XCTAssertEqual(x.count, 96_000)
+        XCTAssertEqual(Spectrum(Array(x[0..<24_000]), sampleRate: 48_000).peak(from: 250, to: 450).frequency, 300, accuracy: 5)
+        XCTAssertEqual(Spectrum(Array(x[72_000...]), sampleRate: 48_000).peak(from: 250, to: 450).frequency, 400, accuracy: 5)
+        for start in stride(from: 0, to: x.count - 480, by: 480) {
+            XCTAssertGreaterThan(Measure.rms(x[start..<(start + 480)]), 0.02, "no gap at \(start)")
+        }
+        XCTAssertTrue(client.process.isRunning, "SIGHUP no longer stops the client")
+        XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
+        XCTAssertEqual(client.result().status, 0, client.result().error)
+        XCTAssertTrue(client.result().error.contains("SIGHUP: reloaded"), client.result().error)
+    }
+
+    /// SIGTERM (how NSM and service managers stop a client) fades out like Ctrl-C and exits 0
+    /// (within the fade plus 0.5 s: the time taken is printed).
+    func testSIGTERMFadesOutAndExitsZero() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let client = try start(on: server, extra: ["--fade-out", "1"])
+        let sent = Date()
+        XCTAssertTrue(client.signal(SIGTERM, waitUpTo: 5))
+        print("SIGTERM with a 1 s fade-out: exited after \(String(format: "%.2f", Date().timeIntervalSince(sent))) s")
+        XCTAssertEqual(client.result().status, 0, client.result().error)
+        XCTAssertTrue(client.result().error.contains("fading out over 1.0 s"), client.result().error)
         XCTAssertTrue(lastUsed?.contains("321") ?? false, "last-used settings saved: \(lastUsed ?? "none")")
+    }
+
+    /// A second Ctrl-C does not wait for a long fade.
+    func testASecondSIGINTStopsAtOnce() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let client = try start(on: server, extra: ["--fade-out", "60"])
+        kill(client.process.processIdentifier, SIGINT)
+        usleep(300_000)
+        XCTAssertTrue(client.process.isRunning, "the first fades out (over a minute)")
+        XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5), "the second stops now")
+        XCTAssertEqual(client.result().status, 0, client.result().error)
     }
 
     /// `entrain run 2>&1 >/dev/null | head -c 100`: the reader goes away; the status line (every

@@ -48,7 +48,7 @@ final class HostileInputCommandTests: XCTestCase {
         let result = try EntrainBinary.run(["validate", preset, bare])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("\(preset): ok — Kessho preset \"Calm\""), result.output)
-        XCTAssertTrue(result.output.contains("\(bare): warning: line 1, column 19: rootNote=1e+308 clamped to 11"), result.output)
+        XCTAssertTrue(result.error.contains("\(bare): warning: line 1, column 19: rootNote=1e+308 clamped to 11"), result.error)
         XCTAssertFalse(result.output.contains("stages"), result.output)
     }
 
@@ -67,7 +67,7 @@ final class HostileInputCommandTests: XCTestCase {
             let session = try write(#"{ "stages": [ { "duration": "\#(duration)", "volume": 0.5 } ] }"#, "d.json")
             let validate = try EntrainBinary.run(["validate", session])
             XCTAssertEqual(validate.status, 1, duration)
-            XCTAssertTrue(validate.output.contains("d.json:1:29: error: \"duration\" must be more than 0 and at most a week"), validate.output)
+            XCTAssertTrue(validate.error.contains("d.json:1:29: error: \"duration\" must be more than 0 and at most a week"), validate.error)
             let render = try EntrainBinary.run(["render", "--session", session, "--out", out])
             XCTAssertEqual(render.status, 64, "\(duration): \(render.error)")
         }

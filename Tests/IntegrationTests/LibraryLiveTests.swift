@@ -11,8 +11,10 @@ final class LibraryLiveTests: LiveClientTestCase {
         let environment = ["XDG_DATA_HOME": data.path]
         let rec = try recorder(seconds: 0.1)
         let port = freePort()
-        // --restore (the default) is what is tested here: the fixture's --no-restore is overridden below.
-        var client = try startClient(["--osc-port", "\(port)"], environment: environment, recorder: rec)
+        // Restoring (the default) is what is tested here, so not the fixture's start (--no-restore).
+        let arguments = ["run", "--quiet", "--osc-port", "\(port)", "--fade-in", "0.05", "--fade-out", "0.2"]
+        var client = try EntrainBinary.launch(arguments, environment: try server.environment.merging(environment) { $1 })
+        try rec.waitForPort("entrain:haptic")
         let osc = try OSCTestClient(targetPort: port)
         let deadline = Date().addingTimeInterval(10)
         while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil, Date() < deadline {}
@@ -25,8 +27,7 @@ final class LibraryLiveTests: LiveClientTestCase {
         XCTAssertEqual(osc.request("/preset/load", [.string("../../etc/passwd")], reply: "/error")?.arguments.first, .string("/preset/load"))
         stopClient(client)
 
-        let restarted = ["run", "--quiet", "--osc-port", "\(port)", "--fade-in", "0.05", "--fade-out", "0.2"]
-        client = try EntrainBinary.launch(restarted, environment: try server.environment.merging(environment) { $1 })
+        client = try EntrainBinary.launch(arguments, environment: try server.environment.merging(environment) { $1 })
         defer { stopClient(client) }
         try rec.waitForPort("entrain:haptic")
         while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil, Date() < deadline + 10 {}

@@ -13,7 +13,7 @@ final class LightLiveTests: LiveClientTestCase {
         let client = try startClient(["--arm-strobe", "--mode", "isochronic", "--beat", "10", "--set", "/led/edge=0",
                                       "--set", "/led/duty=0.5", "--set", "/entrain/edge=0.01"], recorder: rec)
         try rec.connect(["entrain:entrainment_L", "entrain:led"])
-        usleep(300_000)  // let the graph's latency settle
+        usleep(1_200_000)  // let the graph's latency settle, and the light's delay glide to it
         let take = try rec.record()
         stopClient(client)
         XCTAssertTrue(client.result().error.contains("STROBE ARMED"), "arming logs the photosensitivity warning")

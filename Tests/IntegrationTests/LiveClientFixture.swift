@@ -63,8 +63,10 @@ class LiveClientTestCase: XCTestCase {
         XCTAssertEqual(launched.result().status, 0, launched.result().error, file: file, line: line)
     }
 
+    func freePort() -> Int { Self.freePort() }
+
     /// A port nobody uses right now, for UDP and TCP alike.
-    func freePort() -> Int {
+    static func freePort() -> Int {
         for _ in 0..<20 {
             let port = Int.random(in: 20_000...60_000)
             let free = [SOCK_DGRAM, SOCK_STREAM].allSatisfy { type in

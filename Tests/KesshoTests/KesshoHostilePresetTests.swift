@@ -84,7 +84,7 @@ final class KesshoHostilePresetTests: XCTestCase {
 
     func testAnAbsurdTimestampBecomesNow() throws {
         let r = try load(#"{ "timestamp": 1e308, "state": {} }"#)
-        XCTAssertTrue(r.warnings.contains("numeric timestamp outside JavaScript's dates → now"), "\(r.warnings)")
+        XCTAssertTrue(r.warnings.contains("the timestamp is outside JavaScript's dates: the load time is used"), "\(r.warnings)")
         XCTAssertTrue(r.preset.timestamp.hasPrefix("20"), r.preset.timestamp)
     }
 

@@ -22,12 +22,7 @@ public final class JackPlayer {
     private let state: UnsafeMutablePointer<State>
 
     public init(server: String, samples: [Float], name: String = "player") throws {
-        var status = jack_status_t(rawValue: 0)
-        guard let client = entrain_jack_client_open(name, JackNoStartServer, &status, server) else {
-            throw TestSupportError.cannotOpenClient
-        }
-        self.client = client
-        self.name = String(cString: jack_get_client_name(client))
+        (client, self.name) = try JackTestClients.open(name, server: server)
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(1, samples.count))
@@ -65,13 +60,7 @@ public final class JackPlayer {
 
     /// Connect our output to `destination` (retrying until JACK accepts, as for the recorder).
     public func connect(to destination: String, timeout: TimeInterval = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let code = jack_connect(client, "\(name):out", destination)
-            if code == 0 || code == EEXIST { return }
-            if Date() > deadline { throw TestSupportError.timeout("connecting to \(destination) (error \(code))") }
-            usleep(20_000)
-        }
+        try JackTestClients.connect(client, "\(name):out", destination, timeout: timeout)
     }
 
     /// Start playing from the first sample.
@@ -79,6 +68,12 @@ public final class JackPlayer {
         state.pointee.position.store(0, ordering: .relaxed)
         state.pointee.startFrame.store(-1, ordering: .relaxed)
         state.pointee.playing.store(true, ordering: .releasing)
+    }
+
+    /// The JACK frame time at which the first sample played, nil before.
+    public var startFrame: Int? {
+        let frame = state.pointee.startFrame.load(ordering: .acquiring)
+        return frame < 0 ? nil : frame
     }
 
     public var isFinished: Bool { state.pointee.position.load(ordering: .acquiring) >= state.pointee.count }

@@ -24,6 +24,10 @@ public final class JackRecorder {
         /// The largest |sample| seen by those repeated reads (Float bits).
         let scannedPeak = Atomic<UInt32>(0)
         let xruns = Atomic<Int>(0)
+        /// The transport frame of the take's first sample (JACK counts both per processed cycle,
+        /// so sample i of a take is at transport frame first + i, xruns or not).
+        let firstTransportFrame = Atomic<Int>(-1)
+        var client: OpaquePointer?
         init() {}
     }
 
@@ -69,6 +73,7 @@ public final class JackRecorder {
                 }
             }, UnsafeMutableRawPointer(state))
         }
+        state.pointee.client = client
         jack_set_process_callback(client, { nframes, arg in
             let s = arg!.assumingMemoryBound(to: State.self)
             guard s.pointee.recording.load(ordering: .acquiring) else { return 0 }
@@ -77,6 +82,11 @@ public final class JackRecorder {
             let done = s.pointee.frames.load(ordering: .relaxed)
             let n = min(Int(nframes), s.pointee.capacity - done)
             guard n > 0 else { return 0 }
+            if done == 0, let client = s.pointee.client {
+                var position = jack_position_t()
+                let rolling = jack_transport_query(client, &position) == JackTransportRolling
+                s.pointee.firstTransportFrame.store(rolling ? Int(position.frame) : -1, ordering: .relaxed)
+            }
             for c in 0..<s.pointee.channels {
                 let input = jack_port_get_buffer(s.pointee.ports[c], nframes)!.assumingMemoryBound(to: Float.self)
                 (s.pointee.buffers[c]! + done).update(from: input, count: n)
@@ -141,7 +151,12 @@ public final class JackRecorder {
     }
 
     /// Record until the buffers are full (or `timeout` passes); returns one array per channel.
+    /// The transport frame of the last take's first sample (-1 before a take, or if the
+    /// transport was not rolling).
+    public var firstTransportFrame: Int { state.pointee.firstTransportFrame.load(ordering: .acquiring) }
+
     public func record(timeout: TimeInterval = 30) throws -> [[Float]] {
+        state.pointee.firstTransportFrame.store(-1, ordering: .relaxed)
         state.pointee.frames.store(0, ordering: .relaxed)
         state.pointee.recording.store(true, ordering: .releasing)
         let deadline = Date().addingTimeInterval(timeout)

@@ -5,9 +5,9 @@ import Foundation
 /// Stopped when the object goes away.
 public final class JackTestServer {
     public let name: String
-    public let sampleRate: Int
-    public let period: Int
-    private let process = Process()
+    public private(set) var sampleRate: Int
+    public private(set) var period: Int
+    private var process = Process()
     private let logURL: URL
 
     public init(sampleRate: Int = 48000, period: Int = 256) throws {
@@ -15,6 +15,28 @@ public final class JackTestServer {
         self.sampleRate = sampleRate
         self.period = period
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
+        try launch()
+    }
+
+    /// The server dies as in a crash (SIGKILL: no goodbye to its clients), reaped at once so
+    /// a new one may take its name.
+    public func crash() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Start a server under the same name again (after `crash` or `stop`), maybe at another
+    /// rate or period.
+    public func restart(sampleRate: Int? = nil, period: Int? = nil) throws {
+        crash()
+        if let sampleRate { self.sampleRate = sampleRate }
+        if let period { self.period = period }
+        process = Process()
+        try launch()
+    }
+
+    private func launch() throws {
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
         // Realtime, as a rig runs it (jackd falls back to normal scheduling if it may not): the

@@ -13,8 +13,20 @@ public final class AmbientFamily: AddressFamily {
 
     public init(_ conductor: AmbientConductor) { self.conductor = conductor }
 
-    /// Every key's descriptor (no engine needed: session files are checked against them).
-    public static let standardDescriptors: [ControlDescriptor] = KesshoParameters.all.map(descriptor)
+    /// Every key's descriptor (no engine needed: session files are checked against them), and
+    /// the tempo source of the lead and drums and the drum lanes' evolve settings (the
+    /// conductor's, not Kessho keys: not hashed).
+    public static let standardDescriptors: [ControlDescriptor] = KesshoParameters.all.map(descriptor) + [tempoSource]
+        + evolveDescriptors
+
+    static let tempoSourceAddress = prefix + AmbientConductor.tempoSourceKey
+    static let tempoSource = ControlDescriptor(
+        tempoSourceAddress, .choice(options: AmbientTempoSource.allCases.map(\.rawValue), indexed: false),
+        default: .text(AmbientTempoSource.phrase.rawValue), glide: 0, readOnly: false,
+        note: "rendered: the lead's and drums' clock; not part of the preset state",
+        "what the lead and drums keep time with: phrase (the engine's own grid, drums at drumEuclidBaseBPM), "
+            + "jack (JACK transport's tempo and bars while a timebase master runs) or beat (the beat found on beat_in); "
+            + "without such beats the phrase grid keeps time")
     private static let byAddress = Dictionary(uniqueKeysWithValues: standardDescriptors.map { ($0.address, $0) })
 
     static func descriptor(_ p: KesshoParameter) -> ControlDescriptor {
@@ -46,6 +58,8 @@ public final class AmbientFamily: AddressFamily {
         let key = String(address.dropFirst(Self.prefix.count))
         // The drift position lives in the conductor (the hashed state keeps the web's value).
         if key == "cofCurrentStep" { return .number(Double(conductor.harmony.step)) }
+        if address == Self.tempoSourceAddress { return .text(conductor.tempoSource.rawValue) }
+        if let v = conductor.evolveValue(key) { return Self.controlValue(v) }
         return (conductor.state[key] ?? KesshoParameters.parameter(key)?.defaultValue).map(Self.controlValue)
     }
 
@@ -53,7 +67,8 @@ public final class AmbientFamily: AddressFamily {
         let state = conductor.state, step = conductor.harmony.step
         return KesshoParameters.all.map { p in
             (Self.prefix + p.key, p.key == "cofCurrentStep" ? .number(Double(step)) : Self.controlValue(state[p.key] ?? p.defaultValue))
-        }
+        } + [(Self.tempoSourceAddress, .text(conductor.tempoSource.rawValue))]
+            + DrumEvolveSetting.keys.compactMap { k in conductor.evolveValue(k).map { (Self.prefix + k, Self.controlValue($0)) } }
     }
 
     /// The drift position is the engine's; the reverb's quality is the listener's choice at start.

@@ -1,8 +1,8 @@
 import Kessho
 
-/// What the ambient engine does with each Kessho key today. Kept in one place so that the schema,
-/// the docs and the next issue (lead and drums) change a single table. Every key, rendered or
-/// not, is stored, hashed into the phrase seed and fed back, as on the web.
+/// What the ambient engine does with each Kessho key. Kept in one place so that the schema and
+/// the docs change a single table. Every key, rendered or not, is stored, hashed into the phrase
+/// seed and fed back, as on the web.
 public enum AmbientKeyStatus: Equatable, Sendable {
     /// The engine renders it (the reason says how, when it needs saying).
     case rendered(String?)
@@ -11,33 +11,45 @@ public enum AmbientKeyStatus: Equatable, Sendable {
     /// The engine writes it; OSC may read it only.
     case readOnly(String)
 
-    /// Sections (`KesshoParameter.section`) the ambient plugin renders: A mixer, B global, C
-    /// harmony, D–E pad, F reverb, G granular, R ocean.
-    static let renderedSections: Set<String> = ["A", "B", "C", "D", "E", "F", "G", "R"]
-
-    static let leadSections: Set<String> = ["H", "I", "J", "K"]
-
-    /// Keys of rendered sections that are nevertheless not heard, with the reason.
-    static let exceptions: [String: AmbientKeyStatus] = [
-        "leadReverbSend": .storedOnly("the lead is not rendered yet"),
-        "leadDelayReverbSend": .storedOnly("the lead is not rendered yet"),
-        "randomness": .storedOnly("UI only on the web"),
-        "filterResonance": .storedOnly("no audible effect, as on the web (its filter walk overwrites it)"),
-        "reverbEngine": .storedOnly("only the algorithmic reverb exists, as on the web"),
-        "reverbQuality": .rendered("applied at start (--ambient-quality); presets never set it"),
-        "maxGrains": .storedOnly("the web's live granulator ignores it (fixed 64-grain pool)"),
-        "oceanSampleEnabled": .storedOnly("no field recording is shipped"),
-        "oceanSampleLevel": .storedOnly("no field recording is shipped"),
-        "cofCurrentStep": .readOnly("engine-owned: the circle-of-fifths drift position"),
-        "randomWalkSpeed": .rendered("the speed of the preset's walking sliders"),
-    ]
+    /// Keys the engine does not render, with the reason (every other key is rendered).
+    static let exceptions: [String: AmbientKeyStatus] = {
+        var table: [String: AmbientKeyStatus] = [
+            "randomness": .storedOnly("UI only on the web"),
+            "filterResonance": .storedOnly("no audible effect, as on the web (its filter walk overwrites it)"),
+            "reverbEngine": .storedOnly("only the algorithmic reverb exists, as on the web"),
+            "reverbQuality": .rendered("applied at start (--ambient-quality); presets never set it"),
+            "maxGrains": .storedOnly("the web's live granulator ignores it (fixed 64-grain pool)"),
+            "oceanSampleEnabled": .storedOnly("no field recording is shipped"),
+            "oceanSampleLevel": .storedOnly("no field recording is shipped"),
+            "cofCurrentStep": .readOnly("engine-owned: the circle-of-fifths drift position"),
+            "randomWalkSpeed": .rendered("the speed of the preset's walking sliders"),
+            "leadTimbre": .storedOnly("legacy; the web's engine does not read it"),
+            "leadVibratoDepth": .storedOnly("the web draws it per note but applies no vibrato; so do we"),
+            "leadVibratoRate": .storedOnly("the web draws it per note but applies no vibrato; so do we"),
+            "lead1MorphMode": .storedOnly("the web's engine does not read it"),
+            "lead2MorphMode": .storedOnly("the web's engine does not read it"),
+            "drumEuclidSwing": .storedOnly("the web's scheduler does not read it (only evolve sets a lane's swing)"),
+            "drumEuclidDivision": .storedOnly("the web's scheduler does not read it (lane divisions are fixed)"),
+            "drumMorphSliderAnimate": .storedOnly("UI only on the web"),
+            "drumClickStereoWidth": .storedOnly("drum hits are mono, summed to the centre (the web spreads click grains across the field)"),
+        ]
+        for voice in ["Sub", "Kick", "Click", "BeepHi", "BeepLo", "Noise", "Membrane"] {
+            for field in ["MorphAuto", "MorphSpeed", "MorphMode"] {
+                table["drum\(voice)\(field)"] = .storedOnly("a UI animation on the web, not the engine's")
+            }
+        }
+        for n in 1...4 {
+            for field in ["VelocityMin", "VelocityMax"] {
+                table["drumEuclid\(n)\(field)"] = .storedOnly("the web seeds a UI expression lane with it; the engine plays the lane level")
+            }
+        }
+        return table
+    }()
 
     public static func status(of key: String) -> AmbientKeyStatus {
         if let exception = exceptions[key] { return exception }
-        guard let parameter = KesshoParameters.parameter(key) else { return .storedOnly("not a Kessho key") }
-        if renderedSections.contains(parameter.section) { return .rendered(nil) }
-        // H–K: the lead and its Euclidean sequencer (with the synth chord switch); L–Q2: drums.
-        return .storedOnly(leadSections.contains(parameter.section) ? "the lead is not rendered yet" : "the drums are not rendered yet")
+        guard KesshoParameters.parameter(key) != nil else { return .storedOnly("not a Kessho key") }
+        return .rendered(nil)
     }
 
     /// For the schema's table.

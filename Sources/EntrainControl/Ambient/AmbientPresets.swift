@@ -1,21 +1,28 @@
+import EntrainFiles
 import Foundation
 import Kessho
 
-/// Kessho preset files (the web app's JSON) by name: read from ./presets/ambient and
-/// $XDG_DATA_HOME/entrain/ambient, never from elsewhere; saved into the last of those folders
-/// (the user's own), atomically.
+/// Kessho preset files (the web app's JSON) by name: read from ./presets/ambient,
+/// $XDG_DATA_HOME/entrain/ambient and the installed folders, never from elsewhere; saved into
+/// the user's own folder, atomically.
 public struct AmbientPresets: Sendable {
     public let files: ConfinedFiles
     public let saveDirectory: URL
 
-    public init(directories: [URL]) {
+    /// Saves go to `saveDirectory`, by default the last of `directories`.
+    public init(directories: [URL], saveDirectory: URL? = nil) {
         files = ConfinedFiles(directories: directories, fileExtension: "json", kind: "ambient preset")
-        saveDirectory = directories.last ?? URL(fileURLWithPath: ".")
+        self.saveDirectory = saveDirectory ?? directories.last ?? URL(fileURLWithPath: ".")
     }
 
-    /// ./presets/ambient (relative to the working directory) and $XDG_DATA_HOME/entrain/ambient.
-    public static func standardDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
-        [URL(fileURLWithPath: "presets/ambient"), NamedStore.dataDirectory(environment: environment).appendingPathComponent("ambient")]
+    /// ./presets/ambient (relative to the working directory), $XDG_DATA_HOME/entrain/ambient,
+    /// then the system's and the installed copies; saves into the user's folder.
+    public static func standard(_ data: DataDirectories = DataDirectories()) -> AmbientPresets {
+        AmbientPresets(directories: standardDirectories(data), saveDirectory: data.userFolder("ambient"))
+    }
+
+    public static func standardDirectories(_ data: DataDirectories = DataDirectories()) -> [URL] {
+        data.search("ambient", local: "presets/ambient")
     }
 
     public func resolve(_ name: String) throws(AmbientError) -> URL {

@@ -3,11 +3,13 @@ import EntrainCore
 import EntrainEngine
 import Kessho
 
-/// The addresses of the families every client has from the start (the engine's parameters and
-/// the Kessho keys), known without a running engine: files and the command line are checked
+/// The addresses of the families every client has from the start (the engine's parameters,
+/// the Kessho keys and HRV's), known without a running engine: files and the command line are checked
 /// against them before anything plays, with the same rules as OSC.
 public enum StandardAddresses {
-    public static let space: [ControlDescriptor] = EngineFamily.standardDescriptors + AmbientFamily.standardDescriptors
+    public static let space: [ControlDescriptor] = EngineFamily.standardDescriptors + AmbientFamily.standardDescriptors + HRVFamily.standardDescriptors
+        + FxChainAddresses.standardDescriptors
+        + DMXFamily.standardDescriptors + MIDIFamily.standardDescriptors
     private static let byAddress = Dictionary(uniqueKeysWithValues: space.map { ($0.address, $0) })
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
@@ -16,7 +18,8 @@ public enum StandardAddresses {
     /// made each run), the drift position (the engine's), the ambient reverb's structure (the
     /// listener's, fixed at start).
     public static func isTransient(_ address: String) -> Bool { transient.contains(address) }
-    static let transient: Set<String> = ["/led/arm", AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality"]
+    static let transient: Set<String> = ["/led/arm", AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality",
+                                          DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn"]
 
     /// `given` for `address`, checked.
     public static func parse(_ address: String, _ given: ControlValue) throws(ControlError) -> ControlChange {

@@ -27,6 +27,16 @@ public enum GnauralImporter {
     }
 
     public static func convert(_ data: Data, file: String) throws -> (session: Session, warnings: [SessionProblem]) {
+        let bytes = [UInt8](data)
+        if let bad = UTF8Check.firstInvalidByte(bytes), !UTF8Check.declaresEncoding(bytes) {
+            let at = UTF8Check.position(of: bad, in: bytes)
+            throw SessionLoadError(problems: [SessionProblem(file: file, line: at.line, column: at.column,
+                                                             message: "not UTF-8 text (byte 0x\(String(bytes[bad], radix: 16))) and no encoding declared", isWarning: false)])
+        }
+        if let (offset, message) = XMLPreflight.unsupportedConstruct(bytes) {
+            let at = UTF8Check.position(of: offset, in: bytes)
+            throw SessionLoadError(problems: [SessionProblem(file: file, line: at.line, column: at.column, message: message, isWarning: false)])
+        }
         let reader = Reader()
         let parser = XMLParser(data: data)
         parser.delegate = reader

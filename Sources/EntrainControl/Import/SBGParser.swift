@@ -1,4 +1,5 @@
 import EntrainCore
+import EntrainFiles
 import Foundation
 
 /// The first layer of SBaGen `.sbg` import: the file as SBaGen 1.4.5 reads it (with the forks'
@@ -59,6 +60,9 @@ public enum SBGParser {
     static let maximumBlockDepth = 16
     /// Time lines after blocks are expanded: more than a day's worth at one a second.
     static let maximumTimeLines = 200_000
+    /// Lines in a file: the time lines above plus room for definitions and comments. Counted in
+    /// bytes before anything is parsed, so a file of millions of lines is refused at once.
+    static let maximumLines = 250_000
     /// What a tone may say: carriers above 0 up to 20 kHz, beats and pulses up to 1 kHz either
     /// way, amplitudes 0–100 (SBaGen's percent). Outside these a file is wrong, not just loud.
     static let carriers = 0.0...20_000.0, beats = -1000.0...1000.0, amplitudes = 0.0...100.0
@@ -66,6 +70,11 @@ public enum SBGParser {
     /// Parse `text`; `now` is the wall-clock time (seconds after midnight) that NOW stands for.
     public static func parse(_ text: String, file: String, now: Double = 0) throws -> (SBGFile, [SessionProblem]) {
         var state = State(file: file, now: now)
+        var newlines = 0
+        for byte in text.utf8 where byte == 0x0A {
+            newlines += 1
+            if newlines > maximumLines { throw state.error(maximumLines + 1, "more than \(InputLimits.grouped(maximumLines)) lines (at most \(InputLimits.grouped(maximumTimeLines)) of them time lines)") }
+        }
         var contentStarted = false
         var blockName: String?
         var blockLines: [(String, Int)] = []
@@ -255,7 +264,7 @@ public enum SBGParser {
                     var counts: [String: Int] = [:]
                     let count = try expandedCount(name, within: [], written: line, counts: &counts)
                     guard result.timeline.count + count <= SBGParser.maximumTimeLines else {
-                        throw error(line, "more than \(SBGParser.maximumTimeLines) time lines (after expanding blocks)")
+                        throw error(line, "more than \(InputLimits.grouped(SBGParser.maximumTimeLines)) time lines (after expanding blocks)")
                     }
                 }
                 for (inner, _) in block { try timeLine(inner, line: line, prefix: fullSpec) }
@@ -264,7 +273,7 @@ public enum SBGParser {
             guard result.toneSets[name] != nil else { throw error(line, "'\(name)' is not a tone-set or block defined above") }
             let time = try self.time(fullSpec, line: line)
             guard result.timeline.count < SBGParser.maximumTimeLines else {
-                throw error(line, "more than \(SBGParser.maximumTimeLines) time lines")
+                throw error(line, "more than \(InputLimits.grouped(SBGParser.maximumTimeLines)) time lines")
             }
             result.timeline.append(SBGFile.TimeLine(time: time, fadeIn: words.fadeIn, fadeOut: words.fadeOut, toneSet: name, slide: slide, line: line))
         }

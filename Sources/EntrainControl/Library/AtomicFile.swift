@@ -9,8 +9,8 @@ public enum AtomicFile {
     public static func write(_ data: Data, to url: URL, label: String? = nil) throws {
         let name = label ?? url.path
         let directory = url.deletingLastPathComponent()
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-            throw LibraryError.cannotWrite(name, "cannot create its folder")
+        do { try Folder.create(directory) } catch {
+            throw LibraryError.cannotWrite(name, "cannot create its folder (\(error.reason))")
         }
         StaleTemporaries.sweep(directory, suffix: "tmp")
         let temporary = StaleTemporaries.name(for: url, suffix: "tmp")

@@ -16,9 +16,7 @@ public struct NamedStore: Sendable {
 
     /// $XDG_DATA_HOME/entrain (default ~/.local/share/entrain).
     public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
-        return base.appendingPathComponent("entrain")
+        DataDirectories(environment: environment).user
     }
 
     /// Names become file names: keep them to a safe alphabet, no path separators, no dot files.
@@ -71,6 +69,6 @@ public struct NamedStore: Sendable {
     public func delete(_ name: String) throws {
         let url = try url(name)
         guard FileManager.default.fileExists(atPath: url.path) else { throw LibraryError.notFound(kind, name) }
-        try FileManager.default.removeItem(at: url)
+        guard unlink(url.path) == 0 else { throw LibraryError.cannotWrite(label(name), String(cString: strerror(errno))) }
     }
 }

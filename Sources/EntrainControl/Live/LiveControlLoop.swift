@@ -10,8 +10,12 @@ import Logging
 /// (light lagging the sound, the strobe armed), keeps the meters, and runs the stop policy
 /// (Ctrl-C, a command-line session or timer ending the run, each with its fade-out).
 ///
+/// When the server goes away the run goes on without it (OSC answers, every value is kept) and
+/// the loop looks for a server of the same name every `retryInterval`; when one is back the
+/// client registers again and carries on where the wall clock says it would be.
+///
 /// The executable only parses arguments, builds this and calls `tick()` until it says the run
-/// is over; `finish()` saves the last-used settings on every way out, the server's loss included.
+/// is over; `finish()` saves the last-used settings on every way out.
 public final class LiveControlLoop {
     /// Why the run is over.
     public enum Ending: Equatable, Sendable {
@@ -19,8 +23,6 @@ public final class LiveControlLoop {
         case stopped
         case sessionFinished
         case timerExpired
-        /// The audio server went away: the caller exits with an error (after `finish()`).
-        case serverGone
     }
 
     public struct Policy: Sendable {
@@ -37,6 +39,10 @@ public final class LiveControlLoop {
     /// People notice light and sound apart beyond about 45 ms.
     static let noticeableLagMilliseconds = 45.0
     static let meterInterval = 0.05
+    /// A stop is over this long after its fade at the latest (signals: exit within fade + 0.5 s).
+    static let stopMargin = 0.3
+    /// How often a server that went away is looked for again.
+    public static let retryInterval = 1.5
 
     public let current: CurrentEngine
     let backend: AudioBackend
@@ -57,6 +63,9 @@ public final class LiveControlLoop {
     private var armed: Bool
     private var nextMeter = Date()
     private var saved = false
+    /// When the server went away (nil while it is up), and when to look for it next.
+    private var awaySince: Date?
+    private var nextRetry = Date.distantPast
 
     public init(current: CurrentEngine, backend: AudioBackend, transport: SessionTransport, conductor: AmbientConductor?,
                 meter: PeakMeter, policy: Policy, logger: Logger, strobeWarning: String,
@@ -83,10 +92,12 @@ public final class LiveControlLoop {
         let host = current.host
         host.feed()
         backend.collectRetiredEngines()
-        if backend.serverGone {
-            logger.error("the JACK server shut down; exiting (the last-used settings are saved)")
-            return .serverGone
+        if backend.serverGone || awaySince != nil {
+            try lookForTheServer(now: now)
+            // Nothing to fade while the engine does not run: a stop ends the run at once.
+            if awaySince != nil { return stopDeadline != nil ? stopReason : nil }
         }
+        backend.rememberConnections(now: now)
         if host.sampleRate != backend.sampleRate { try reprepare(from: host) }
         warnAboutLightLag()
         warnWhenArmed()
@@ -108,7 +119,7 @@ public final class LiveControlLoop {
         return nil
     }
 
-    /// Ctrl-C, SIGTERM or SIGHUP: fade out over the fade-out time. If the fade cannot be
+    /// Ctrl-C or SIGTERM: fade out over the fade-out time. If the fade cannot be
     /// queued, panic instead (a flag, never refused), so the run still ends silent.
     public func requestStop(now: Date = Date(), reason: String = "stopping") {
         guard stopDeadline == nil else { return }
@@ -130,11 +141,38 @@ public final class LiveControlLoop {
 
     private func beginEnding(_ ending: Ending, now: Date, reason: String? = nil) {
         let fade = (try? current.host.value(of: "/master/fade-out")) ?? 0
-        stopDeadline = now.addingTimeInterval(fade + 1)
+        stopDeadline = now.addingTimeInterval(fade + Self.stopMargin)
         stopReason = ending
         let why = reason ?? (ending == .timerExpired ? "timer expired" : "session finished")
         logger.info("\(why): fading out over \(fade) s")
     }
+
+    /// The server went away (or is still away): keep the state, and every `retryInterval` try a
+    /// server of the same name. On its return the engine is re-prepared if its rate changed
+    /// (before it runs a cycle), the ports run again, the session and the timer jump to where the
+    /// wall clock says and the ambient engine picks up its phrase grid.
+    private func lookForTheServer(now: Date) throws {
+        if awaySince == nil {
+            awaySince = now
+            transport.suspend()
+            logger.error("the JACK server went away; carrying on without it (OSC answers, every value is kept) and looking for it every \(Self.retryInterval) s")
+        }
+        guard let since = awaySince, now >= nextRetry else { return }
+        nextRetry = now.addingTimeInterval(Self.retryInterval)
+        guard backend.reopen() else { return }
+        let old = current.host
+        let reprepared = old.sampleRate != backend.sampleRate
+        if reprepared { try reprepare(from: old) }
+        try backend.restart()
+        awaySince = nil
+        let away = Date().timeIntervalSince(since)
+        try transport.resume(afterAway: away)
+        if !reprepared { try conductor?.move(to: old, clock: AmbientConductor.liveClock(old, on: backend)) }
+        logger.notice("the JACK server is back after \(String(format: "%.1f", away)) s: ports, metadata and connections restored, at \(Int(backend.sampleRate)) Hz")
+    }
+
+    /// The server is away (the status says so).
+    public var serverAway: Bool { awaySince != nil }
 
     /// Prepare a new engine at the new rate off the process thread, then swap it in; a panic
     /// in force carries over, and the ambient engine resumes on its grid.

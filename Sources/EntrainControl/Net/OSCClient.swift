@@ -1,15 +1,17 @@
 import Foundation
 
-/// A UDP OSC peer on loopback: what `entrain osc-load` and the tests use to talk to a client.
+/// A UDP OSC peer: what `entrain ctl`, `entrain osc-load` and the tests use to talk to a client.
 public final class OSCClient {
     public let local: SocketAddress
     private let fd: Int32
     private let target: SocketAddress
 
-    /// Bound to 127.0.0.1:`localPort` (0 = any free port), sending to 127.0.0.1:`port`.
-    public init(port: Int, localPort: Int = 0) throws {
-        guard let any = SocketAddress(host: "127.0.0.1", port: localPort),
-              let target = SocketAddress(host: "127.0.0.1", port: port) else { throw SocketError.system("port", EINVAL) }
+    /// Sending to `host`:`port` (an IPv4 address or "localhost"), bound to `localPort` (0 = any
+    /// free port) on loopback, or on every interface when the target is elsewhere.
+    public init(host: String = "127.0.0.1", port: Int, localPort: Int = 0) throws {
+        guard let target = SocketAddress(host: host, port: port) else { throw SocketError.system("\(host):\(port)", EINVAL) }
+        let loopback = target.ip >> 24 == 127
+        guard let any = SocketAddress(host: loopback ? "127.0.0.1" : "0.0.0.0", port: localPort) else { throw SocketError.system("port", EINVAL) }
         fd = try IPv4Socket.open(SOCK_DGRAM, bind: any)
         var size: Int32 = 8 << 20
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))

@@ -70,6 +70,7 @@ public struct JSONDocument {
     private var index = 0
     private var line = 1
     private var lineStart = 0
+    private var values = 0
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -88,6 +89,8 @@ public struct JSONDocument {
 
     private mutating func value(depth: Int) throws -> JSONNode {
         guard index < bytes.count else { throw error("the document ends where a value was expected") }
+        values += 1
+        guard values <= InputLimits.jsonValues else { throw error(InputLimits.jsonValuesText) }
         let (startLine, startColumn) = (line, column)
         func node(_ v: JSONValue) -> JSONNode { JSONNode(value: v, line: startLine, column: startColumn) }
         switch bytes[index] {

@@ -50,6 +50,10 @@ public struct SessionDecoder {
         let description = text(root["description"], "description") ?? ""
         guard let stagesNode = root["stages"] else { problem(root, "missing \"stages\": a list of stages"); return nil }
         guard case .array(let items) = stagesNode.value, !items.isEmpty else { problem(stagesNode, "\"stages\" must be a non-empty list"); return nil }
+        guard items.count <= InputLimits.sessionStages else {
+            problem(items[InputLimits.sessionStages], "more than \(InputLimits.grouped(InputLimits.sessionStages)) stages (a day of one-second stages is 86,400)")
+            return nil
+        }
         var values = table.defaults
         var stages: [Session.Stage] = []
         for (i, item) in items.enumerated() {
@@ -151,7 +155,9 @@ public struct SessionDecoder {
                 continue
             }
             do {
-                out.append(try StandardAddresses.parse(address, given))
+                let change = try StandardAddresses.parse(address, given)
+                for target in HRVMapping.targets(of: change) { try HRVMapping.check(target, in: StandardAddresses.descriptor) }
+                out.append(change)
             } catch {
                 problem(valueNode, "stage \(number): \"set\": \(error)")
             }

@@ -19,6 +19,14 @@ public final class SessionTransport: Sendable {
         var position: Int64 = 0
         /// Engine frame at which the timer's fade-out must be over.
         var timerEnd: Int64?
+        /// Where the session and the timer stood when the audio server went away.
+        var away: Away?
+        var source: URL?
+    }
+
+    struct Away {
+        var position: Double?
+        var timerLeft: Double?
     }
 
     private let engine: CurrentEngine
@@ -51,8 +59,16 @@ public final class SessionTransport: Sendable {
     /// Load a session by name ("theta-meditation", "theta-meditation.json" or "sub/x.json")
     /// from the session directories. Absolute paths and anything resolving outside them are refused.
     public func load(_ name: String) throws {
+        let url = try files.resolve(name)
         load(SessionProgram(try session(named: name), sampleRate: engine.host.sampleRate))
+        status.withLock { $0.source = url }
     }
+
+    /// The file the loaded session came from, when loaded by name (what SIGHUP reloads).
+    public var sourceFile: URL? { status.withLock { $0.source } }
+
+    /// The rate programs are compiled at: the current engine's.
+    public var sampleRate: Double { engine.host.sampleRate }
 
     /// A session from the session directories, decoded (not loaded).
     public func session(named name: String) throws -> Session {
@@ -69,9 +85,19 @@ public final class SessionTransport: Sendable {
         load(SessionProgram(session, sampleRate: engine.host.sampleRate))
     }
 
-    /// Take an already compiled program (idle until `play`).
-    public func load(_ program: SessionProgram) {
-        status.withLock { $0 = Status(program: program, player: nil, state: .idle, position: 0, timerEnd: $0.timerEnd) }
+    /// Take an already compiled program (idle until `play`); `source` is the file it came from.
+    public func load(_ program: SessionProgram, source: URL? = nil) {
+        status.withLock { $0 = Status(program: program, player: nil, state: .idle, position: 0, timerEnd: $0.timerEnd, source: source) }
+    }
+
+    /// The session's file, state and position in seconds (what a session manager's save keeps).
+    public var place: (file: URL?, state: State, position: Double)? {
+        status.withLock { s in
+            guard let program = s.program else { return nil }
+            var position = s.position
+            if s.state == .playing, let player = s.player { position = max(0, engine.host.frame - player.startFrame) }
+            return (s.source, s.state, Double(position) / program.sampleRate)
+        }
     }
 
     var files: ConfinedFiles { ConfinedFiles(directories: directories, fileExtension: "json", kind: "session") }
@@ -171,6 +197,61 @@ public final class SessionTransport: Sendable {
     }
 
     public func cancelTimer() { status.withLock { $0.timerEnd = nil } }
+
+    /// Put a new version of the loaded session in its place without a gap (SIGHUP after editing
+    /// the file): playing, it goes on from the same position in the new program (the last frame,
+    /// if the new one is shorter); paused or idle, it waits there.
+    public func reload(_ program: SessionProgram) throws {
+        try status.withLock { s in
+            let host = engine.host
+            var position = s.position
+            if s.state == .playing, let player = s.player { position = max(0, host.frame - player.startFrame) }
+            let seconds = Double(position) / (s.program?.sampleRate ?? program.sampleRate)
+            s.program = program
+            let frame = max(0, min(Int64((seconds * program.sampleRate).rounded()), program.frames - 1))
+            if s.state == .playing {
+                try jump(to: frame, program: program, host: host, status: &s)
+            } else {
+                s.position = s.state == .paused ? frame : 0
+            }
+        }
+    }
+
+    // MARK: - The audio server away
+
+    /// The audio server went away: remember where the session and the timer stand (seconds) and
+    /// stop feeding the engine, which does not run meanwhile.
+    public func suspend() {
+        status.withLock { s in
+            guard s.away == nil else { return }
+            let host = engine.host
+            var away = Away(timerLeft: s.timerEnd.map { Double($0 - host.frame) / host.sampleRate })
+            if s.state == .playing, let player = s.player, let program = s.program {
+                away.position = Double(max(0, host.frame - player.startFrame)) / program.sampleRate
+                s.player = nil
+            }
+            s.away = away
+        }
+    }
+
+    /// Back after `seconds` away, on the engine now current (maybe at another rate): the session
+    /// and the timer go on where the wall clock says they would be (a session over by then ends
+    /// at once, with its fade).
+    public func resume(afterAway seconds: Double) throws {
+        try status.withLock { s in
+            guard let away = s.away else { return }
+            s.away = nil
+            let host = engine.host
+            if let left = away.timerLeft { s.timerEnd = host.frame + Int64(((left - seconds) * host.sampleRate).rounded()) }
+            guard let position = away.position, var program = s.program else { return }
+            if program.sampleRate != host.sampleRate {
+                program = SessionProgram(program.session, sampleRate: host.sampleRate)
+                s.program = program
+            }
+            let frame = min(Int64(((position + seconds) * program.sampleRate).rounded()), program.frames - 1)
+            try jump(to: max(0, frame), program: program, host: host, status: &s)
+        }
+    }
 
     // MARK: - Time passing
 

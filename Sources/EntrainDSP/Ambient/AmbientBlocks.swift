@@ -58,4 +58,19 @@ extension AmbientMix {
             right[i] = r
         }
     }
+
+    /// As `mix`, with the lead's and drums' direct signal and reverb sends (`bus`: direct L/R,
+    /// send L/R, one block each).
+    #if REALTIME_CHECKED
+    @_noLocks
+    #endif
+    public mutating func mix(_ padL: UnsafePointer<Float>, _ padR: UnsafePointer<Float>, bus: AmbientSound.Scratch,
+                             into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<frames {
+            let (l, r) = process(padL[i], padR[i], direct: SIMD2(bus.directL[i], bus.directR[i]),
+                                 send: SIMD2(bus.sendL[i], bus.sendR[i]))
+            left[i] = l
+            right[i] = r
+        }
+    }
 }

@@ -1,5 +1,6 @@
 /// The Kessho engine's routing of the pad bus, granulator, reverb and ocean into its master
-/// (gains named after the keys that set them), without the lead and drums (the next stage): the pad bus feeds the
+/// (gains named after the keys that set them); the lead and drums arrive already mixed (their
+/// direct signal and their reverb sends, zeroed here when the reverb is off). The pad bus feeds the
 /// granulator (always, whatever synthLevel), the dry path and a reverb send; the granulator's
 /// wet signal goes through a high-pass then a low-pass to the master and a reverb send; the
 /// reverb returns at reverbLevel; the ocean synth goes through its own filter to the master
@@ -34,6 +35,8 @@ public struct AmbientMix {
     // Gains in force (0 where an engine is disabled).
     var master: Float = 0.7, synthDirect: Float = 0.6, synthSend: Float = 0.7
     var granularDirect: Float = 0.4, granularSend: Float = 0.8, reverbReturn: Float = 1, oceanGain: Float = 0
+    /// 1 while the reverb is enabled: the lead's and drums' sends pass.
+    var otherSends: Float = 1
 
     public init(sampleRate: Double, seed: UInt64, quality: FDNReverb.Quality, levels: Levels = Levels(),
                 reverbSettings: FDNReverb.Settings = FDNReverb.Settings(),
@@ -58,6 +61,7 @@ public struct AmbientMix {
         granularDirect = l.granularEnabled ? Float(l.granularLevel) : 0
         granularSend = l.granularEnabled && l.reverbEnabled ? Float(l.granularReverbSend) : 0
         reverbReturn = l.reverbEnabled ? Float(l.reverbLevel) : 0
+        otherSends = l.reverbEnabled ? 1 : 0
         oceanGain = l.oceanWaveSynthEnabled ? Float(l.oceanWaveSynthLevel) : 0
         var intensity = ocean.settings
         intensity.intensity = l.oceanWaveSynthEnabled ? l.oceanWaveSynthLevel : 0
@@ -72,17 +76,20 @@ public struct AmbientMix {
         oceanFilterR.set(l.oceanFilterType, frequency: l.oceanFilterCutoff, q: q, gainDecibels: 0, sampleRate: sampleRate)
     }
 
-    /// One frame of the pad bus in, the ambient master out (before the output limiter).
+    /// One frame of the pad bus in (and the lead's and drums' direct signal and reverb sends),
+    /// the ambient master out (before the output limiter).
     @inline(__always)
-    public mutating func process(_ padL: Float, _ padR: Float) -> (Float, Float) {
+    public mutating func process(_ padL: Float, _ padR: Float, direct: SIMD2<Float> = .zero,
+                                 send: SIMD2<Float> = .zero) -> (Float, Float) {
         let (gL, gR) = granulator.process(padL, padR)
         let wetL = lpfL.process(hpfL.process(gL)), wetR = lpfR.process(hpfR.process(gR))
-        let sendL = padL * synthSend + wetL * granularSend, sendR = padR * synthSend + wetR * granularSend
+        let sendL = padL * synthSend + wetL * granularSend + send.x * otherSends
+        let sendR = padR * synthSend + wetR * granularSend + send.y * otherSends
         let (rL, rR) = reverb.process(sendL, sendR)
         let waves = ocean.next()
         let oL = oceanFilterL.process(waves.left) * oceanGain, oR = oceanFilterR.process(waves.right) * oceanGain
-        let left = padL * synthDirect + wetL * granularDirect + rL * reverbReturn + oL
-        let right = padR * synthDirect + wetR * granularDirect + rR * reverbReturn + oR
+        let left = padL * synthDirect + wetL * granularDirect + rL * reverbReturn + oL + direct.x
+        let right = padR * synthDirect + wetR * granularDirect + rR * reverbReturn + oR + direct.y
         return (left * master, right * master)
     }
 }

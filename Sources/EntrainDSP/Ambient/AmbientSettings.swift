@@ -15,6 +15,8 @@ public struct AmbientSettings: Sendable, BitwiseCopyable {
     public var granular = Granulator.Settings()
     public var reverb = FDNReverb.Settings()
     public var ocean = OceanWaves.Settings()
+    public var lead = LeadSynth.Settings()
+    public var drums = DrumMachine.Settings()
 
     public init() {}
 }

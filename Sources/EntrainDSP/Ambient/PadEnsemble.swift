@@ -87,6 +87,15 @@ public struct PadEnsemble {
         }
     }
 
+    /// A Euclid lane's note on voice `voice` from now: sustain at S·velocity, a crossfade if the
+    /// voice sounds; after A + D + max(0.3 s, A + D) it falls toward 0 (τ = R/3).
+    public mutating func playNote(voice v: Int, frequency: Double, velocity: Double, envelope: PadEnvelope) {
+        guard v >= 0 && v < Self.voiceCount else { return }
+        var env = envelope
+        env.sustain = envelope.sustain * velocity
+        voices[v].playNote(frequency: frequency, envelope: env, atFrame: voices[v].frame)
+    }
+
     /// One stereo frame: the walk steps every 100 ms and retunes every voice's filter.
     @inline(__always)
     public mutating func next() -> (left: Float, right: Float) {

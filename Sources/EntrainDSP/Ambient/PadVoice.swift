@@ -147,6 +147,14 @@ public struct PadVoice {
         isActive = true
     }
 
+    /// A single note (a Euclid lane's): as `play`, then toward 0 (τ = R/3) once the note's
+    /// length A + D + max(0.3 s, A + D) has passed from its start.
+    public mutating func playNote(frequency: Double, envelope env: PadEnvelope, atFrame frame: Int64) {
+        play(frequency: frequency, envelope: env, atFrame: frame)
+        let length = env.attack + env.decay + max(0.3, env.attack + env.decay)
+        envelope.setTarget(0, timeConstant: env.release / 3, atFrame: pendingFrame + Int64(length * envelope.sampleRate))
+    }
+
     /// Release toward 0 (τ = R/4) from `frame`; the voice is then idle.
     public mutating func release(envelope env: PadEnvelope, atFrame frame: Int64) {
         envelope.scheduleRelease(env, atFrame: frame)

@@ -16,6 +16,14 @@ public struct AmbientEvent: Sendable, BitwiseCopyable {
         case play
         /// Fade out over `seconds`, then release the voices and stop computing.
         case stop
+        /// Start the lead note `note`.
+        case leadNote
+        /// Start the drum hit `hit`.
+        case drumHit
+        /// A Euclid lane's note on pad voice `padVoice`: `chord[0]` Hz at velocity `seconds`.
+        case padNote
+        /// The chord sequencer is off: release the pad's voices.
+        case padRelease
     }
 
     public var frame: Int64
@@ -27,6 +35,9 @@ public struct AmbientEvent: Sendable, BitwiseCopyable {
     public var seconds = 0.0
     public var seed: UInt64 = 0
     public var settings = AmbientSettings()
+    public var note = FMNote()
+    public var hit = DrumSound()
+    public var padVoice = 0
     /// Settings and play events: the conductor's state version they were computed from. The
     /// plugin skips settings older than the ones it applied, so a change sent now (which lands
     /// on its own frame, before events queued earlier for later frames) is never undone by a

@@ -6,7 +6,7 @@ import EntrainDSP
 /// frames: chords with their stagger, the granulator's per-phrase draws, settings, play and
 /// stop. While stopped and faded out it computes nothing.
 ///
-/// The lead and drums (next stage) slot in beside the pad: their buses join `AmbientMix`'s inputs.
+/// Lead notes, drum hits and the Euclid lanes' pad notes arrive the same way, each on its frame.
 struct AmbientPlugin {
     let sampleRate: Double
     var sound: AmbientSound
@@ -15,6 +15,8 @@ struct AmbientPlugin {
     var stopping = false
     /// The version of the settings in force (see `AmbientEvent.version`).
     var settingsVersion: UInt64 = 0
+    /// The chord now sounding, as notes, for hosted instrument plugins.
+    var chordNotes = ChordNotes()
 
     init(sampleRate: Double, quality: FDNReverb.Quality) {
         self.sampleRate = sampleRate
@@ -31,6 +33,7 @@ struct AmbientPlugin {
             applySettings(event)
         case .chord:
             sound.play(chord: event.chord, size: event.chordSize, offsets: event.offsets)
+            chordNotes.set(event.chord, size: event.chordSize, at: event.frame)
         case .grainSequence:
             sound.loadGrainSequence(streamCounter: event.streamCounter)
         case .play:
@@ -41,7 +44,17 @@ struct AmbientPlugin {
             bus.fade(to: 1, frames: Int(event.seconds * sampleRate))
         case .stop:
             stopping = true
+            chordNotes.clear(at: event.frame)
             bus.fade(to: 0, frames: Int(event.seconds * sampleRate))
+        case .leadNote:
+            sound.play(note: event.note)
+        case .drumHit:
+            sound.play(hit: event.hit)
+        case .padNote:
+            sound.playPad(voice: event.padVoice, frequency: event.chord[0], velocity: event.seconds)
+        case .padRelease:
+            sound.releasePad()
+            chordNotes.clear(at: event.frame)
         }
     }
 

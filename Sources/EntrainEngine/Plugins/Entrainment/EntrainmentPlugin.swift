@@ -46,16 +46,18 @@ public struct EntrainmentPlugin: EnginePlugin {
 
     public mutating func render(_ io: PortBuffers, _ range: Range<Int>) {
         guard let outL = io[.entrainmentL], let outR = io[.entrainmentR] else { return }
-        for i in range {
-            outL[i] = 0
-            outR[i] = 0
-        }
+        (outL + range.lowerBound).update(repeating: 0, count: range.count)
+        (outR + range.lowerBound).update(repeating: 0, count: range.count)
         // Voice by voice (sums in the same order for any block size, so output never depends on it).
         for v in 0..<P.voiceCount where voices[v].isActive {
             voices[v].render(outL, outR, range, bank: bank, inverseRate: inverseRate)
         }
         if noiseLevel.value != 0 || noiseLevel.isMoving { addNoise(outL, outR, range) }
-        if volume.isMoving || volume.value != 1 {
+        if !volume.isMoving && volume.value != 1 {
+            let gain = Float(volume.value)  // what `next()` returns while resting
+            BlockMath.scale(outL + range.lowerBound, count: range.count, by: gain)
+            BlockMath.scale(outR + range.lowerBound, count: range.count, by: gain)
+        } else if volume.isMoving {
             var volume = self.volume  // local copy: see EntrainmentVoice.render
             defer { self.volume = volume }
             for i in range {
@@ -71,6 +73,10 @@ public struct EntrainmentPlugin: EnginePlugin {
                            _ range: Range<Int>) {
         var color = noiseColor, level = noiseLevel, noise = self.noise  // local copies: see EntrainmentVoice.render
         defer { noiseColor = color; noiseLevel = level; self.noise = noise }
+        if !color.isMoving, !level.isMoving, let only = NoiseColor(rawValue: color.selected) {
+            noise.add(only, gain: Float(level.value), to: outL, outR, range)
+            return
+        }
         if !color.isMoving, let only = NoiseColor(rawValue: color.selected) {
             for i in range {
                 let n = Float(level.next()) * noise.next(only)

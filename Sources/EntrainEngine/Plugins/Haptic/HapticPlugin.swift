@@ -31,6 +31,9 @@ struct HapticPlugin: EnginePlugin {
     /// The master ceiling as linear gain, applied after the delay line so a lowered ceiling
     /// holds on this port from the same frame as on the audio pairs.
     var ceiling: Float = 0.89
+    /// While the haptic bus has an insert chain: where the signal goes before the chain (the
+    /// ceiling is applied after it, in `finish`).
+    var beforeInserts: UnsafeMutablePointer<Float>?
     var pattern = PatternPlayback()
     var delay: DelayLine
     /// The envelope as CV (haptic_intensity, haptic_sharpness with --haptic-cv), delayed alike.
@@ -81,6 +84,9 @@ struct HapticPlugin: EnginePlugin {
         guard out != nil || intensityOut != nil || sharpnessOut != nil else {
             follower.forget()
             burst = 0
+            delay.forgetDelay()
+            intensityDelay.forgetDelay()
+            sharpnessDelay.forgetDelay()
             return
         }
         delay.setDelay(latencyFrames)
@@ -117,7 +123,11 @@ struct HapticPlugin: EnginePlugin {
             let envelope = silent ? 0 : gain * strength
             let delayed = delay.process(envelope * y)
             let envelopeLater = intensityDelay.process(envelope), feelLater = sharpnessDelay.process(feel)
-            out?[i] = silent ? 0 : min(ceiling, max(-ceiling, delayed * ceiling))
+            if let beforeInserts {
+                beforeInserts[i] = silent ? 0 : delayed * ceiling  // the chain runs, then the ceiling
+            } else {
+                out?[i] = silent ? 0 : min(ceiling, max(-ceiling, delayed * ceiling))
+            }
             intensityOut?[i] = silent ? 0 : envelopeLater
             sharpnessOut?[i] = silent ? 0 : feelLater
         }

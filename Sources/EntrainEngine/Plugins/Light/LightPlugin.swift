@@ -98,6 +98,7 @@ struct LightPlugin: EnginePlugin {
         guard present > 0 else {
             follower.forget()
             flash = 0
+            delay.forgetDelay()
             return
         }
         delay.setDelay(latencyFrames + offsetFrames)

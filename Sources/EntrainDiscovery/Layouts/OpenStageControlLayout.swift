@@ -1,0 +1,86 @@
+import EntrainAddressSpace
+import Foundation
+
+/// An Open Stage Control session (its JSON session format) made from the address space: a tab
+/// per family group (`/entrain`, `/master`, `/led`, … `/ambient`), a fader, toggle or menu per
+/// value with its range, and a panic button at the top of every tab. Open Stage Control
+/// updates a widget from any OSC message on its address, so feedback needs only a
+/// subscription: the root's script sends `/osc/subscribe` on load and every 20 s.
+public enum OpenStageControlLayout {
+    public static let panicColor = "#e5484d"
+
+    public static func session(space: AddressSpace, name: String = "entrain") -> [String: Any] {
+        var groups: [(name: String, widgets: [[String: Any]])] = []
+        for family in space.families {
+            for descriptor in family.descriptors where !descriptor.readOnly {
+                let group = String(descriptor.address.split(separator: "/").first ?? "")
+                let widget = self.widget(descriptor)
+                if let index = groups.firstIndex(where: { $0.name == group }) { groups[index].widgets.append(widget) } else { groups.append((group, [widget])) }
+            }
+        }
+        var tabs: [[String: Any]] = [tab("main", "Main", [panic(), button("resume", "Resume", "/resume"),
+                                                             button("session-play", "Play", "/session/play"),
+                                                             button("session-pause", "Pause", "/session/pause"),
+                                                             button("session-stop", "Stop", "/session/stop")])]
+        for group in groups {
+            tabs.append(tab(group.name, "/" + group.name, [panic(id: "panic-\(group.name)")] + group.widgets))
+        }
+        let root: [String: Any] = [
+            "type": "root", "id": "root", "label": name, "tabs": tabs, "widgets": [],
+            "onCreate": "send('/osc/subscribe'); setInterval(() => send('/osc/subscribe'), 20000)",
+        ]
+        return ["createdWith": "Open Stage Control", "version": "1.26.2", "type": "session", "content": root]
+    }
+
+    public static func data(space: AddressSpace) -> Data {
+        (try? JSONSerialization.data(withJSONObject: session(space: space), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+
+    static func widget(_ descriptor: ControlDescriptor) -> [String: Any] {
+        let id = descriptor.address.dropFirst().replacingOccurrences(of: "/", with: "_")
+        let label = descriptor.address.split(separator: "/").dropFirst().joined(separator: "/") + (descriptor.unit.isEmpty ? "" : " (\(descriptor.unit))")
+        var widget: [String: Any] = ["id": id, "label": label, "address": descriptor.address, "preArgs": [], "target": [],
+                                     "html": descriptor.summary]
+        switch descriptor.kind {
+        case .number(let range, let step, let curve, _):
+            widget["type"] = "fader"
+            widget["horizontal"] = true
+            widget["height"] = 60
+            widget["range"] = ["min": range?.lowerBound ?? 0, "max": range?.upperBound ?? 1]
+            widget["logScale"] = curve == .logarithmic && (range?.lowerBound ?? 0) > 0
+            widget["step"] = step ?? false
+            widget["default"] = descriptor.defaultValue.number ?? range?.lowerBound ?? 0
+        case .toggle:
+            widget["type"] = "button"
+            widget["mode"] = "toggle"
+            widget["on"] = 1
+            widget["off"] = 0
+        case .choice(let options, _), .list(let options):
+            widget["type"] = "dropdown"
+            widget["values"] = Dictionary(uniqueKeysWithValues: options.map { ($0, $0) })
+        case .text(let options):
+            if let options {
+                widget["type"] = "dropdown"
+                widget["values"] = Dictionary(uniqueKeysWithValues: options.map { ($0, $0) })
+            } else {
+                widget["type"] = "input"
+            }
+        }
+        return widget
+    }
+
+    static func tab(_ id: String, _ label: String, _ widgets: [[String: Any]]) -> [String: Any] {
+        ["type": "tab", "id": "tab-\(id)", "label": label, "layout": "grid", "gridTemplate": 4, "widgets": widgets, "tabs": []]
+    }
+
+    static func button(_ id: String, _ label: String, _ address: String) -> [String: Any] {
+        ["type": "button", "id": id, "label": label, "address": address, "mode": "push", "on": 1, "off": 0, "preArgs": [], "target": []]
+    }
+
+    static func panic(id: String = "panic") -> [String: Any] {
+        var widget = button(id, "PANIC", "/panic")
+        widget["colorWidget"] = panicColor
+        widget["height"] = 120
+        return widget
+    }
+}

@@ -1,0 +1,73 @@
+import EntrainAddressSpace
+
+/// One OSC method as OSCQuery describes it: an address with its type tags, access, range,
+/// unit and a way to read its value now.
+struct OSCQueryMethod {
+    enum Access: Int {
+        case read = 1, write = 2, readWrite = 3
+    }
+
+    let path: String
+    /// OSC type tags ("f", "s", "T"; "N" for a command without arguments); nil: not declared.
+    let type: String?
+    let access: Access
+    let description: String
+    var range: [[String: Any]]?
+    var unit: String?
+    var clipMode: String?
+    /// The value now as a JSON scalar, for readable methods of the address space.
+    var value: (() -> Any?)?
+
+    /// A value of a family: what `/entrain/carrier` and every Kessho key become.
+    init(_ descriptor: ControlDescriptor, family: any AddressFamily) {
+        path = descriptor.address
+        access = descriptor.readOnly ? .read : .readWrite
+        let unitText = descriptor.unit.isEmpty ? "" : " (\(descriptor.unit))"
+        description = descriptor.summary + unitText
+        unit = Self.unit(descriptor.unit)
+        switch descriptor.kind {
+        case .number(let bounds, _, _, _):
+            type = "f"
+            if let bounds { range = [["MIN": bounds.lowerBound, "MAX": bounds.upperBound]] }
+            clipMode = bounds == nil ? "none" : "both"
+        case .toggle:
+            type = "T"
+        case .choice(let options, _), .list(let options):
+            type = "s"
+            range = [["VALS": options]]
+        case .text(let options):
+            type = "s"
+            if let options { range = [["VALS": options]] }
+        }
+        let address = descriptor.address
+        value = { [weak family] in family?.value(of: address).map(Self.json) }
+    }
+
+    /// A command or a published value, from the schema's tables.
+    init(path: String, type: String?, access: Access, description: String) {
+        self.path = path
+        self.type = type
+        self.access = access
+        self.description = description
+    }
+
+    static func json(_ value: ControlValue) -> Any {
+        switch value {
+        case .number(let n): n
+        case .bool(let b): b
+        case .text(let s): s
+        }
+    }
+
+    /// OSCQuery's unit names where one fits; other units as they are written.
+    static func unit(_ text: String) -> String? {
+        switch text {
+        case "": nil
+        case "Hz": "frequency.hz"
+        case "s": "time.s"
+        case "ms": "time.ms"
+        case "dB", "dBFS": "gain.db"
+        default: text
+        }
+    }
+}

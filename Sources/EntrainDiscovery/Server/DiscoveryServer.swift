@@ -1,0 +1,189 @@
+import EntrainAddressSpace
+import EntrainControl
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Synchronization
+
+/// The discovery server: OSCQuery over HTTP (the namespace as JSON, attribute queries,
+/// HOST_INFO), its WebSocket on the same port (LISTEN/IGNORE, OSC both ways, PATH_ADDED and
+/// PATH_REMOVED), and the browser control page under /ui/. It binds like the OSC server and
+/// refuses whom the OSC allowlist refuses. OSC arriving over a WebSocket goes through the OSC
+/// server's own thread (BridgedPeers), so every rule of OSC holds for it.
+public final class DiscoveryServer: Sendable {
+    public struct Configuration: Sendable {
+        public var bind = "127.0.0.1"
+        public var port = 8000
+        /// The OSC server's UDP port, for HOST_INFO.
+        public var oscPort = 8000
+        public var name = "entrain"
+        public init() {}
+    }
+
+    private let configuration: Configuration
+    private let space: AddressSpace
+    private let schema: @Sendable () -> String
+    private let bridge: BridgedPeers
+    private let allows: @Sendable (EntrainControl.SocketAddress) -> Bool
+    private let logger: Logger
+    private let task = Shared<Task<Void, Never>?>(nil)
+    private let boundPort = Shared<Int?>(nil)
+    private let trees = TreeCache()
+
+    public init(configuration: Configuration, space: AddressSpace, schema: @escaping @Sendable () -> String,
+                bridge: BridgedPeers, allows: @escaping @Sendable (EntrainControl.SocketAddress) -> Bool, logger: Logger) {
+        self.configuration = configuration
+        self.space = space
+        self.schema = schema
+        self.bridge = bridge
+        self.allows = allows
+        self.logger = logger
+    }
+
+    /// The TCP port we listen on (the one asked for, or the one given for 0); nil before start.
+    public var port: Int? { boundPort.withLock { $0 } }
+
+    /// Starts listening; returns once the socket is bound, or throws why it could not be.
+    public func start() throws {
+        let ready = DispatchSemaphore(value: 0)
+        let failure = Shared<Error?>(nil)
+        let app = Application(
+            router: makeRouter(),
+            server: .http1WebSocketUpgrade { [self] request, channel, _ in
+                guard let peer = Self.peer(channel.remoteAddress), allows(peer) else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    try await WebSocketSession(server: self, peer: peer).run(inbound: inbound, outbound: outbound)
+                }
+            },
+            configuration: .init(address: .hostname(configuration.bind, port: configuration.port), serverName: nil),
+            onServerRunning: { [boundPort] channel in
+                boundPort.withLock { $0 = channel.localAddress?.port }
+                ready.signal()
+            },
+            logger: Logger(label: "entrain.discovery.http", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let running = Task.detached {
+            do { try await app.run() } catch {
+                failure.withLock { $0 = error }
+                ready.signal()
+            }
+        }
+        task.withLock { $0 = running }
+        ready.wait()
+        if let error = failure.withLock({ $0 }) {
+            throw DiscoveryError("cannot serve OSCQuery on \(configuration.bind):\(configuration.port): \(error)")
+        }
+    }
+
+    public func stop() {
+        guard let running = task.withLock({ t -> Task<Void, Never>? in defer { t = nil }; return t }) else { return }
+        running.cancel()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached { _ = await running.result; done.signal() }
+        done.wait()
+    }
+
+    // MARK: HTTP
+
+    private func makeRouter() -> Router<PeerRequestContext> {
+        let router = Router(context: PeerRequestContext.self)
+        let answer: @Sendable (Request, PeerRequestContext) async throws -> Response = { [self] request, context in
+            guard let peer = Self.peer(context.remoteAddress), allows(peer) else {
+                logger.notice("OSCQuery: refused \(context.remoteAddress.map { "\($0)" } ?? "a client"): not in --osc-allow")
+                return Self.text(.forbidden, "not in --osc-allow\n")
+            }
+            return respond(to: request)
+        }
+        router.get("/", use: answer)
+        router.get("**", use: answer)
+        return router
+    }
+
+    private func respond(to request: Request) -> Response {
+        let path = request.uri.path
+        if path == "/ui" { return Response(status: .movedPermanently, headers: [.location: "/ui/"]) }
+        if path.hasPrefix("/ui/") {
+            let name = path == "/ui/" ? "index.html" : String(path.dropFirst(4))
+            guard let file = ControlPage.files[name] else { return Self.text(.notFound, "no such file\n") }
+            return Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+        }
+        let query = request.uri.query ?? ""
+        if query == "HOST_INFO" { return Self.json(HostInfo.json(name: configuration.name, oscPort: configuration.oscPort)) }
+        let tree = trees.tree(space: space, schema: schema)
+        if query.isEmpty {
+            guard let node = tree.json(at: path) else { return Self.text(.notFound, "no such node\n") }
+            return Self.json(node)
+        }
+        switch tree.attribute(query, at: path) {
+        case .value(let object): return Self.json(object)
+        case .notApplicable: return Response(status: .noContent)
+        case .unknown: return Self.text(.badRequest, "unknown attribute \(query)\n")
+        case .noNode: return Self.text(.notFound, "no such node\n")
+        }
+    }
+
+    func currentTree() -> OSCQueryTree { trees.tree(space: space, schema: schema) }
+    var addressGeneration: Int { space.generation }
+
+    /// A WebSocket client's OSC, into the OSC server; what it sends back, out through `deliver`.
+    func openBridge(from peer: EntrainControl.SocketAddress, deliver: @escaping @Sendable ([UInt8]) -> Void) -> Int {
+        bridge.open(from: peer, deliver: deliver)
+    }
+
+    func closeBridge(_ id: Int) { bridge.close(id) }
+    func forward(_ packet: [UInt8], from id: Int) -> Bool { bridge.received(packet, from: id) }
+    func log(_ text: String) { logger.info("\(text)") }
+
+    private static func json(_ object: [String: Any]) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OSCQueryTree.encode(object))))
+    }
+
+    private static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func peer(_ address: NIOCore.SocketAddress?) -> EntrainControl.SocketAddress? {
+        guard let address, let ip = address.ipAddress, let port = address.port else { return nil }
+        let v4 = ip.hasPrefix("::ffff:") ? String(ip.dropFirst(7)) : ip
+        return EntrainControl.SocketAddress(host: v4, port: port)
+    }
+}
+
+/// A value shared between threads behind a lock (a class, so closures can hold it).
+final class Shared<Value>: @unchecked Sendable {  // every access goes through the mutex
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+}
+
+public struct DiscoveryError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A request context that remembers who connected, for the allowlist.
+struct PeerRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: NIOCore.SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// The namespace, rebuilt only when a family comes or goes.
+final class TreeCache: Sendable {
+    private let cached = Mutex<(generation: Int, tree: OSCQueryTree)?>(nil)
+
+    func tree(space: AddressSpace, schema: () -> String) -> OSCQueryTree {
+        let generation = space.generation
+        if let hit = cached.withLock({ $0 }), hit.generation == generation { return hit.tree }
+        let tree = OSCQueryTree(space: space, schema: schema())
+        cached.withLock { $0 = (generation, tree) }
+        return tree
+    }
+}

@@ -1,0 +1,71 @@
+import CJack
+import EntrainCore
+import EntrainEngine
+import Foundation
+import Synchronization
+
+extension JackClient {
+    /// The MIDI output's port name.
+    public static let midiOutName = "midi_out"
+    public static let midiInName = "midi_in"
+
+    /// Control side: where the phrase grid's beats fall (a beat's engine frame, its number since the
+    /// epoch, a beat's length in frames), for the MIDI clock while nothing is found on beat_in.
+    public func publishPhraseBeats(frame: Int64, index: Int, periodFrames: Double) {
+        let sequence = context.pointee.gridSequence.load(ordering: .relaxed)
+        context.pointee.gridSequence.store(sequence + 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        context.pointee.gridFrame.store(Int(frame), ordering: .relaxed)
+        context.pointee.gridIndex.store(index, ordering: .relaxed)
+        context.pointee.gridPeriod.store(periodFrames.bitPattern, ordering: .relaxed)
+        context.pointee.gridSequence.store(sequence + 2, ordering: .releasing)
+    }
+
+    /// Control side: what came in on midi_in since the last call, oldest first.
+    public func takeMIDIInput(_ body: (MIDIInEvent) -> Void) {
+        while let event = context.pointee.midiInRing.pointee.popFirst() { body(event) }
+    }
+
+    /// midi_out with the clock and notes' state when asked for, and the timebase master (on each
+    /// open of a handle).
+    func registerMIDI(_ client: OpaquePointer) throws {
+        context.pointee.midiOut = nil
+        context.pointee.midiIn = nil
+        context.pointee.beatMIDI = nil
+        context.pointee.transport = TransportTempo()
+        context.pointee.lastGridBeat = -1
+        context.pointee.lastDetected = (Int64.min / 2, 0)
+        context.pointee.midiFollowsTransport = options.midiFollowsTransport
+        if options.timebase { becomeTimebaseMaster(client) }
+        if options.midiIn {
+            guard let port = jack_port_register(client, Self.midiInName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue | JackPortIsTerminal.rawValue), 0) else {
+                throw JackError.cannotRegister(port: Self.midiInName)
+            }
+            context.pointee.midiIn = port
+        }
+        guard let settings = options.midi else { return }
+        guard let port = jack_port_register(client, Self.midiOutName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue | JackPortIsTerminal.rawValue), 0) else {
+            throw JackError.cannotRegister(port: Self.midiOutName)
+        }
+        if jack_set_property(client, jack_port_uuid(port), JACK_METADATA_PRETTY_NAME, "MIDI Clock and Beat Notes", "text/plain") != 0 {
+            logger.warning("could not set JACK metadata on \(Self.midiOutName)")
+        }
+        context.pointee.beatMIDI = BeatMIDI(settings: settings, sampleRate: Double(jack_get_sample_rate(client)))
+        context.pointee.midiOut = port
+    }
+
+    /// Conditionally: a DAW already master keeps the role (logged).
+    private func becomeTimebaseMaster(_ client: OpaquePointer) {
+        let code = jack_set_timebase_callback(client, 1, { _, _, position, newPosition, arg in
+            guard let position else { return }
+            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.transport.fill(position, newPosition: newPosition != 0)
+        }, UnsafeMutableRawPointer(context))
+        if code == EBUSY {
+            logger.warning("--timebase: another client is JACK's timebase master; not taking over")
+        } else if code != 0 {
+            logger.warning("--timebase: JACK refused the timebase callback (\(code))")
+        } else {
+            logger.info("timebase master: bars and beats at the tempo found on beat_in (120 BPM until one is)")
+        }
+    }
+}

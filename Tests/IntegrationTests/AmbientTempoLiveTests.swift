@@ -1,0 +1,108 @@
+import BeatLab
+import Foundation
+import Kessho
+import TestSupport
+import XCTest
+
+/// The drums keeping time live: with the engine's own grid, and with JACK transport while a
+/// timebase master runs (`--set /ambient/tempoSource=jack`).
+final class AmbientTempoLiveTests: LiveClientTestCase {
+    /// A kick on every eighth note and nothing else: its onsets show the tempo in force.
+    func kickPreset(bpm: Double = 120, changes: [(String, KesshoValue)] = []) throws -> URL {
+        var state = KesshoState.defaults
+        for (key, value) in [("synthLevel", KesshoValue.number(0)), ("synthReverbSend", .number(0)), ("granularEnabled", .bool(false)),
+                             ("reverbEnabled", .bool(false)), ("drumEnabled", .bool(true)), ("drumLevel", .number(0.8)),
+                             ("drumEuclidMasterEnabled", .bool(true)), ("drumEuclidBaseBPM", .number(bpm)),
+                             ("drumEuclid1Enabled", .bool(true)), ("drumEuclid1Steps", .number(4)), ("drumEuclid1Hits", .number(4)),
+                             ("drumKickDecay", .number(60)), ("drumKickDelaySend", .number(0))] + changes {
+            state[key] = value
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kicks-\(UUID().uuidString).json")
+        try Data(KesshoPresetWriter.data(KesshoPreset(name: "kicks", state: state))).write(to: file)
+        return file
+    }
+
+    /// Onset times (s): where the 2 ms envelope rises past a third of the take's peak.
+    func onsets(_ x: [Float]) -> [Double] {
+        let hop = 96, peak = Measure.peak(x)
+        var out: [Double] = [], armed = true
+        for start in stride(from: 0, to: x.count - hop, by: hop) {
+            let level = Measure.peak(x[start..<(start + hop)])
+            if armed && level > peak / 3 { out.append(Double(start) / 48_000); armed = false }
+            if level < peak / 10 { armed = true }
+        }
+        return out
+    }
+
+    func medianInterval(_ onsets: [Double]) -> Double {
+        let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }.sorted()
+        return gaps.isEmpty ? 0 : gaps[gaps.count / 2]
+    }
+
+    func kicks(_ extra: [String], bpm: Double = 120, before: (() throws -> Void)? = nil) throws -> [Double] {
+        let preset = try kickPreset(bpm: bpm)
+        defer { try? FileManager.default.removeItem(at: preset) }
+        let rec = try recorder(seconds: 4)
+        let client = try startClient(["--ambient-preset", preset.path, "--volume", "0"] + extra, recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:ambient_L", "entrain:ambient_R"])
+        try before?()
+        return onsets(Array(try rec.record()[0][24_000...]))
+    }
+
+    func testPhraseGridKeepsTheStatesTempo() throws {
+        let times = try kicks([])
+        XCTAssertGreaterThan(times.count, 8)
+        XCTAssertEqual(medianInterval(times), 0.25, accuracy: 0.004, "eighths at 120 BPM")
+    }
+
+    func testJackTransportSetsTheTempo() throws {
+        let master = try JackTimebaseMaster(server: try server.name, bpm: 100)
+        defer { master.stop() }
+        let times = try kicks(["--set", "/ambient/tempoSource=jack"])
+        XCTAssertGreaterThan(times.count, 8)
+        XCTAssertEqual(medianInterval(times), 0.3, accuracy: 0.004, "eighths at the transport's 100 BPM")
+    }
+
+    /// The bar's phase: one kick a bar (8 eighths, 1 hit) under a 100 BPM transport lands at
+    /// the same place in every bar — the hit's eighth of the transport's bar (a bar is 115,200
+    /// frames) — within a few milliseconds (the ceiling's look-ahead and the onset finder's 2 ms hops).
+    func testJackTransportSetsTheBarPhase() throws {
+        let master = try JackTimebaseMaster(server: try server.name, bpm: 100)
+        defer { master.stop() }
+        let preset = try kickPreset(bpm: 120, changes: [("drumEuclid1Steps", .number(8)), ("drumEuclid1Hits", .number(1))])
+        defer { try? FileManager.default.removeItem(at: preset) }
+        let rec = try recorder(seconds: 14)
+        let client = try startClient(["--ambient-preset", preset.path, "--volume", "0", "--set", "/ambient/tempoSource=jack"], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:ambient_L", "entrain:ambient_R"])
+        let take = try rec.record()[0]
+        let first = rec.firstTransportFrame
+        XCTAssertGreaterThanOrEqual(first, 0, "the transport rolls")
+        let bar = 4 * 48_000 * 60 / 100, eighth = bar / 8
+        let hit = KesshoEuclid.drumPattern(steps: 8, hits: 1, rotation: 0).firstIndex(of: true) ?? 0
+        // After the first two seconds (the engine joining the transport): every kick's place in its bar.
+        // Each onset on the transport: the take's samples and the transport both count processed frames.
+        let phases = onsets(Array(take[96_000...])).map { t -> Int in
+            let transport = first + 96_000 + Int((t * 48_000).rounded())
+            return ((transport - hit * eighth) % bar + bar + bar / 2) % bar - bar / 2
+        }
+        XCTAssertGreaterThanOrEqual(phases.count, 4, "a kick a bar for 12 s at 100 BPM")
+        for phase in phases { XCTAssertTrue((-96...960).contains(phase), "\(phases) frames from the bar's hit step") }
+    }
+
+    /// A 120 BPM drum track on beat_in: once the tracker has its beat, the kicks (90 BPM in the
+    /// state) play eighths of the track's tempo instead.
+    func testBeatOnBeatInSetsTheTempo() throws {
+        let server = try self.server
+        let item = try XCTUnwrap(BeatCorpus.item(named: "rock-120", sampleRate: server.sampleRate))
+        let drums = try JackPlayer(server: server.name, samples: item.samples, name: "drums")
+        let times = try kicks(["--set", "/ambient/tempoSource=beat"], bpm: 90) {
+            try drums.connect(to: "entrain:beat_in")
+            drums.play()
+            Thread.sleep(forTimeInterval: 8)  // the tracker locks within about 5 s
+        }
+        XCTAssertGreaterThan(times.count, 8)
+        XCTAssertEqual(medianInterval(times), 0.25, accuracy: 0.01, "eighths at the track's 120 BPM, not the state's 90")
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `entrain ctl` against a real client: set, query, status, watch, refusals, no client.
+final class CtlLiveTests: LiveClientTestCase {
+    func testCtlSetsQueriesReportsAndWatchesALiveClient() throws {
+        let recorder = try JackRecorder(server: try server.name, channels: 1, seconds: 0.1)
+        let (client, port, _) = try startWithOSC(recorder: recorder)
+        defer { stopClient(client) }
+        func ctl(_ arguments: [String]) throws -> EntrainBinary.Result { try EntrainBinary.run(["ctl", "--port", "\(port)"] + arguments) }
+
+        let set = try ctl(["/entrain/carrier", "250"])
+        XCTAssertEqual(set.status, 0, set.error)
+        XCTAssertEqual(set.output, "/entrain/carrier 250\n", "a set shows the value now in force")
+        let query = try ctl(["/entrain/carrier"])
+        XCTAssertEqual(query.output, "/entrain/carrier 250\n")
+        let float = try ctl(["/entrain/beat", "6.5"])
+        XCTAssertEqual(float.output, "/entrain/beat 6.5\n", float.error)
+
+        let refused = try ctl(["/entrain/carrier", "5000"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.error.contains("out of range"), refused.error)
+        XCTAssertEqual(try ctl(["/entrain/carrier"]).output, "/entrain/carrier 250\n", "nothing changed")
+
+        let status = try ctl(["status"])
+        XCTAssertEqual(status.status, 0, status.error)
+        XCTAssertTrue(status.output.contains("state          running"), status.output)
+        XCTAssertTrue(status.output.contains("carrier (Hz)   250"), status.output)
+
+        // Feedback until a count: the meters arrive 15 times a second.
+        let watch = try ctl(["--watch", "/meter/*", "--count", "3"])
+        XCTAssertEqual(watch.status, 0, watch.error)
+        let lines = watch.output.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, watch.output)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("/meter/") }, watch.output)
+
+        // A change made elsewhere shows up in a watch.
+        let watcher = try EntrainBinary.launch(["ctl", "--port", "\(port)", "--watch", "/entrain/carrier", "--count", "2"])
+        usleep(1_000_000)  // the subscription's whole state (about 9 KB, paced at 16 KB/s) brings 250 first
+        _ = try ctl(["/entrain/carrier", "300"])
+        XCTAssertTrue(watcher.signal(0, waitUpTo: 5), "the watch ends after its count")
+        XCTAssertEqual(watcher.result().output, "/entrain/carrier 250\n/entrain/carrier 300\n")
+    }
+
+    func testCtlWithoutAClientTimesOutWithAClearMessage() throws {
+        let result = try EntrainBinary.run(["ctl", "--port", "\(freePort())", "--timeout", "0.3", "status"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.error.contains("no entrain answered at 127.0.0.1:"), result.error)
+        XCTAssertTrue(result.error.contains("--port"), "it says how to point it elsewhere: \(result.error)")
+    }
+}

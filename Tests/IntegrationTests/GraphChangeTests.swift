@@ -1,0 +1,77 @@
+import CJack
+import Foundation
+import TestSupport
+import XCTest
+
+/// Changes of the JACK graph while playing: a re-patch that changes the latency, a new period
+/// size, and what we report about our own latency.
+final class GraphChangeTests: LiveClientTestCase {
+    /// A re-patch makes the audio path 2,048 frames slower mid-strobe: the light's compensation
+    /// glides to the new delay, so every pulse and gap keeps its length within the glide's 1/16
+    /// (a jump would cut a pulse short or repeat part of one: a flash off the strobe's grid).
+    func testALatencyChangeGlidesTheLightWithoutAFlashOffTheStrobesGrid() throws {
+        let server = try self.server
+        let lights = try JackRecorder(server: server.name, channels: 1, seconds: 3, name: "lights")
+        let chain = try JackRecorder(server: server.name, channels: 1, seconds: 0.1, name: "chain", playbackLatencies: [2048])
+        let client = try startClient(["--arm-strobe", "--mode", "isochronic", "--beat", "10", "--set", "/led/edge=0",
+                                      "--set", "/led/duty=0.5"], recorder: lights)
+        defer { stopClient(client) }
+        try lights.connect(["entrain:led"])
+        usleep(300_000)
+        let take = try record(lights) {
+            usleep(800_000)
+            try chain.connect(["entrain:entrainment_L"])
+        }
+        var runs: [(lit: Bool, length: Int)] = []
+        for v in take {
+            let lit = v > 0.5
+            if let last = runs.last, last.lit == lit { runs[runs.count - 1].length += 1 } else { runs.append((lit, 1)) }
+        }
+        let whole = runs.dropFirst().dropLast()  // the first and last are cut by the recording
+        XCTAssertGreaterThan(whole.count, 40, "a 10 Hz strobe over 3 s")
+        for run in whole {
+            XCTAssertEqual(Double(run.length), 2400, accuracy: 2400 / 10, "\(run.lit ? "pulse" : "gap") of \(run.length) frames")
+        }
+        let stretch = whole.reduce(0) { $0 + $1.length } - whole.count * 2400
+        XCTAssertEqual(Double(stretch), 2048, accuracy: 400, "the glide stretched the pattern by the new delay")
+    }
+
+    /// The period changes from 256 to 1,024 and 64 frames while a tone plays: no step in the
+    /// recording beyond what the sine itself makes from one sample to the next.
+    func testABufferSizeChangeLeavesNoStepInTheSound() throws {
+        let rec = try recorder(channels: 1, seconds: 2)
+        let client = try startClient(["--mode", "monaural", "--carrier", "300", "--beat", "0", "--volume", "0.5"], recorder: rec)
+        defer {
+            jack_set_buffer_size(rec.client, 256)
+            stopClient(client)
+        }
+        try rec.connect(["entrain:entrainment_L"])
+        usleep(300_000)
+        let take = try record(rec) {
+            usleep(500_000)
+            XCTAssertEqual(jack_set_buffer_size(rec.client, 1024), 0)
+            usleep(500_000)
+            XCTAssertEqual(jack_set_buffer_size(rec.client, 64), 0)
+        }
+        let peak = Double(Measure.peak(take))
+        XCTAssertGreaterThan(peak, 0.1)
+        let sineStep = 2 * Double.pi * 300 / 48_000 * peak
+        XCTAssertLessThan(Double(Measure.largestJump(take[...])), sineStep * 1.2, "no glitch across the period changes")
+    }
+
+    /// Our outputs declare the output limiter's look-ahead (1.5 ms at 48 kHz, less one frame) as
+    /// capture latency, so a DAW recording them lines them up with what it records elsewhere.
+    func testOurOutputsReportTheLimitersLookAheadAsCaptureLatency() throws {
+        let rec = try recorder(channels: 1, seconds: 0.1)
+        let client = try startClient([], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:entrainment_L"])
+        usleep(200_000)
+        for name in ["entrainment_L", "ambient_R", "led", "haptic"] {
+            var range = jack_latency_range_t()
+            jack_port_get_latency_range(jack_port_by_name(rec.client, "entrain:\(name)"), JackCaptureLatency, &range)
+            XCTAssertEqual(range.min, 71, name)
+            XCTAssertEqual(range.max, 71, name)
+        }
+    }
+}

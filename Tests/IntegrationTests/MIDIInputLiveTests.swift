@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// MIDI into midi_in from another JACK client: a controller learned over OSC moves its address,
+/// a mapped one too, and notes set the LED's manual level the led port then shows.
+final class MIDIInputLiveTests: LiveClientTestCase {
+    func value(_ osc: OSCTestClient, _ address: String) -> Double? {
+        guard let reply = osc.request(address), let first = reply.arguments.first else { return nil }
+        switch first {
+        case .float(let v): return Double(v)
+        case .double(let v): return v
+        case .int32(let v): return Double(v)
+        default: return nil
+        }
+    }
+
+    func text(_ osc: OSCTestClient, _ address: String) -> String? {
+        guard let reply = osc.request(address), case .string(let s) = reply.arguments.first else { return nil }
+        return s
+    }
+
+    func testLearnMapAndNotes() throws {
+        let server = try self.server
+        let rec = try recorder(channels: 1, seconds: 0.2)
+        let (client, _, osc) = try startWithOSC(["--midi-in", "--set", "/led/source/manual=1", "--set", "/midi/map=2:10=/entrain/volume"],
+                                                recorder: rec)
+        let keys = try JackMIDISender(server: server.name)
+        try keys.connect(to: "entrain:midi_in")
+        try rec.connect(["entrain:led"])
+
+        // Learn: the next controller moved binds to /led/level.
+        osc.send("/midi/learn", [.string("/led/level")])
+        XCTAssertEqual(text(osc, "/midi/learn"), "/led/level")
+        keys.send(0xB0, 7, 127)  // channel 1, controller 7: learned, and already applied
+        usleep(200_000)
+        XCTAssertEqual(text(osc, "/midi/learn"), "none", "learning ends with the first controller")
+        XCTAssertEqual(text(osc, "/midi/map"), "1:7=/led/level,2:10=/entrain/volume")
+        keys.send(0xB0, 7, 0)
+        usleep(200_000)
+        XCTAssertEqual(try XCTUnwrap(value(osc, "/led/level")), 0, accuracy: 1e-6, "controller 0 = the range's bottom")
+        keys.send(0xB0, 7, 127)
+        keys.send(0xB1, 10, 64)  // channel 2, controller 10: mapped on the command line
+        usleep(200_000)
+        XCTAssertEqual(try XCTUnwrap(value(osc, "/led/level")), 1, accuracy: 1e-6)
+        XCTAssertEqual(try XCTUnwrap(value(osc, "/entrain/volume")), 64.0 / 127, accuracy: 1e-4, "like a fader over 0-1")
+        keys.send(0xB2, 10, 64)  // another channel: not bound
+        usleep(200_000)
+        XCTAssertEqual(try XCTUnwrap(value(osc, "/entrain/volume")), 64.0 / 127, accuracy: 1e-4)
+
+        // A note sets /led/manual to its velocity; the led port shows it; note-off darkens it.
+        keys.send(0x90, 60, 100)
+        usleep(300_000)
+        XCTAssertEqual(try rec.record()[0].last!, Float(100.0 / 127), accuracy: 1e-5)
+        keys.send(0x80, 60, 0)
+        usleep(300_000)
+        XCTAssertEqual(try rec.record()[0].last!, 0, accuracy: 1e-6)
+
+        // A learn aimed at something a controller cannot move is refused.
+        XCTAssertNotNil(osc.request("/midi/learn", [.string("/nowhere")], reply: "/error"))
+        stopClient(client)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Headless Chromium (Debian's `chromium`) driven over its DevTools protocol, for tests of the
+/// control page: open a URL, run JavaScript in it, take a screenshot.
+public final class ChromiumDevTools {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let executable = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    private let process = Process()
+    private let profile: URL
+    private let page: WebSocketTestClient
+    private var nextID = 1
+
+    public init(width: Int = 1280, height: Int = 900) throws {
+        guard let executable = Self.executable else { throw Failure(description: "chromium is not installed") }
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent("entrain-chromium-\(UUID().uuidString)")
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                             "--remote-debugging-port=0", "--user-data-dir=\(profile.path)", "--window-size=\(width),\(height)", "about:blank"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // "DevTools listening on ws://127.0.0.1:PORT/devtools/browser/…"
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        var port: Int?
+        while port == nil, Date() < deadline {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { usleep(50_000); continue }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let range = text.range(of: "ws://127.0.0.1:") {
+                port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            }
+        }
+        guard let port else {
+            process.terminate()
+            throw Failure(description: "chromium did not start its DevTools server: \(text.suffix(500))")
+        }
+        let targets = try JSONSerialization.jsonObject(with: Data(HTTPTestClient.get(port: port, path: "/json/list").body)) as? [[String: Any]] ?? []
+        guard let target = targets.first(where: { $0["type"] as? String == "page" }),
+              let url = target["webSocketDebuggerUrl"] as? String,
+              let path = url.range(of: "/devtools/").map({ String(url[$0.lowerBound...]) }) else {
+            throw Failure(description: "no page target in \(targets)")
+        }
+        page = try WebSocketTestClient(port: port, path: path, timeout: 30)
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: profile)
+    }
+
+    /// One DevTools call; events that arrive meanwhile are skipped.
+    @discardableResult
+    public func call(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+        let id = nextID
+        nextID += 1
+        let request = try JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": params])
+        try page.send(text: String(decoding: request, as: UTF8.self))
+        while let message = try page.receive() {
+            guard case .text(let text) = message,
+                  let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                  object["id"] as? Int == id else { continue }
+            if let error = object["error"] { throw Failure(description: "\(method): \(error)") }
+            return object["result"] as? [String: Any] ?? [:]
+        }
+        throw Failure(description: "\(method): no answer")
+    }
+
+    public func open(_ url: String) throws { try call("Page.navigate", ["url": url]) }
+
+    /// The value of a JavaScript expression (promises awaited).
+    public func evaluate(_ expression: String) throws -> Any? {
+        let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
+        if let exception = result["exceptionDetails"] { throw Failure(description: "\(expression): \(exception)") }
+        return (result["result"] as? [String: Any])?["value"]
+    }
+
+    /// Waits until `expression` is true, or throws after `timeout`.
+    public func wait(for expression: String, timeout: TimeInterval = 15) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try? evaluate(expression)) as? Bool == true { return }
+            usleep(100_000)
+        }
+        throw Failure(description: "timed out waiting for \(expression)")
+    }
+
+    public func screenshot() throws -> Data {
+        let result = try call("Page.captureScreenshot", ["format": "png"])
+        guard let base64 = result["data"] as? String, let data = Data(base64Encoded: base64) else { throw Failure(description: "no screenshot") }
+        return data
+    }
+}

@@ -1,0 +1,85 @@
+import CJack
+import Foundation
+import Synchronization
+
+/// A JACK client with one MIDI input that keeps every event with its absolute frame (the cycle's
+/// first frame plus the event's offset), into preallocated memory from its process callback.
+public final class JackMIDIRecorder {
+    public struct Event: Sendable, Equatable {
+        public var frame: UInt32
+        public var bytes: [UInt8]
+    }
+
+    struct State: ~Copyable {
+        var port: OpaquePointer?
+        var clientHandle: OpaquePointer?
+        let frames: UnsafeMutablePointer<UInt32>
+        let data: UnsafeMutablePointer<UInt8>  // three bytes per event
+        let sizes: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+        let count = Atomic<Int>(0)
+        init(capacity: Int) {
+            self.capacity = capacity
+            frames = .allocate(capacity: capacity)
+            data = .allocate(capacity: capacity * 3)
+            data.initialize(repeating: 0, count: capacity * 3)
+            sizes = .allocate(capacity: capacity)
+        }
+        deinit {
+            frames.deallocate()
+            data.deallocate()
+            sizes.deallocate()
+        }
+    }
+
+    public let client: OpaquePointer
+    public let name: String
+    private let state: UnsafeMutablePointer<State>
+
+    public init(server: String, name: String = "midirec", capacity: Int = 100_000) throws {
+        (client, self.name) = try JackTestClients.open(name, server: server)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(capacity: capacity))
+        state.pointee.port = jack_port_register(client, "in", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
+        jack_set_process_callback(client, { nframes, arg in
+            let s = arg!.assumingMemoryBound(to: State.self)
+            guard let buffer = jack_port_get_buffer(s.pointee.port, nframes) else { return 0 }
+            let start = jack_last_frame_time(s.pointee.clientHandle)
+            var n = s.pointee.count.load(ordering: .relaxed)
+            for i in 0..<jack_midi_get_event_count(buffer) where n < s.pointee.capacity {
+                var event = jack_midi_event_t()
+                guard jack_midi_event_get(&event, buffer, i) == 0 else { continue }
+                s.pointee.frames[n] = start &+ event.time
+                let size = min(3, event.size)
+                s.pointee.sizes[n] = UInt8(size)
+                for b in 0..<size { s.pointee.data[n * 3 + b] = event.buffer[b] }
+                n += 1
+            }
+            s.pointee.count.store(n, ordering: .releasing)
+            return 0
+        }, UnsafeMutableRawPointer(state))
+        state.pointee.clientHandle = client
+        guard jack_activate(client) == 0 else { throw TestSupportError.cannotOpenClient }
+    }
+
+    deinit {
+        jack_deactivate(client)
+        jack_client_close(client)
+        state.deinitialize(count: 1).deallocate()
+    }
+
+    /// Connect `source` (e.g. "entrain:midi_out") to our input, retrying until JACK accepts.
+    public func connect(from source: String, timeout: TimeInterval = 10) throws {
+        try JackTestClients.connect(client, source, "\(name):in", timeout: timeout)
+    }
+
+    /// Every event so far, in order.
+    public var events: [Event] {
+        let n = state.pointee.count.load(ordering: .acquiring)
+        return (0..<n).map { i in
+            Event(frame: state.pointee.frames[i], bytes: Array(UnsafeBufferPointer(start: state.pointee.data + i * 3, count: Int(state.pointee.sizes[i]))))
+        }
+    }
+
+    public var sampleRate: Double { Double(jack_get_sample_rate(client)) }
+}

@@ -1,0 +1,64 @@
+import CJack
+import Foundation
+import Synchronization
+
+/// A JACK client with one MIDI output that sends what a test queues at the start of its next
+/// cycle: how tests play a keyboard or a fader box into entrain.
+public final class JackMIDISender {
+    struct State: ~Copyable {
+        var port: OpaquePointer?
+        let data: UnsafeMutablePointer<UInt8>
+        let capacity = 4096
+        let queued = Atomic<Int>(0)
+        var sent = 0
+        init() {
+            data = .allocate(capacity: 4096 * 3)
+            data.initialize(repeating: 0, count: 4096 * 3)
+        }
+        deinit { data.deallocate() }
+    }
+
+    public let client: OpaquePointer
+    public let name: String
+    private let state: UnsafeMutablePointer<State>
+
+    public init(server: String, name: String = "midisend") throws {
+        (client, self.name) = try JackTestClients.open(name, server: server)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        state.pointee.port = jack_port_register(client, "out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0)
+        jack_set_process_callback(client, { nframes, arg in
+            let s = arg!.assumingMemoryBound(to: State.self)
+            guard let buffer = jack_port_get_buffer(s.pointee.port, nframes) else { return 0 }
+            jack_midi_clear_buffer(buffer)
+            let queued = s.pointee.queued.load(ordering: .acquiring)
+            while s.pointee.sent < queued {
+                jack_midi_event_write(buffer, 0, s.pointee.data + (s.pointee.sent % s.pointee.capacity) * 3, 3)
+                s.pointee.sent += 1
+            }
+            return 0
+        }, UnsafeMutableRawPointer(state))
+        guard jack_activate(client) == 0 else { throw TestSupportError.cannotOpenClient }
+    }
+
+    deinit {
+        jack_deactivate(client)
+        jack_client_close(client)
+        state.deinitialize(count: 1).deallocate()
+    }
+
+    /// Connect our output to `destination` (e.g. "entrain:midi_in"), retrying until JACK accepts.
+    public func connect(to destination: String, timeout: TimeInterval = 10) throws {
+        try JackTestClients.connect(client, "\(name):out", destination, timeout: timeout)
+    }
+
+    /// A three-byte message (note, controller), sent in the next cycle.
+    public func send(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8) {
+        let n = state.pointee.queued.load(ordering: .relaxed)
+        let slot = state.pointee.data + (n % state.pointee.capacity) * 3
+        slot[0] = b0
+        slot[1] = b1
+        slot[2] = b2
+        state.pointee.queued.store(n + 1, ordering: .releasing)
+    }
+}

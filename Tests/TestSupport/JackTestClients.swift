@@ -1,0 +1,26 @@
+import CJack
+import Foundation
+
+/// What every test-side JACK client does the same way: open on the test server, connect with retries.
+enum JackTestClients {
+    /// A client named `name` (or the name JACK gave it) on `server`, never starting one.
+    static func open(_ name: String, server: String) throws -> (client: OpaquePointer, name: String) {
+        var status = jack_status_t(rawValue: 0)
+        guard let client = entrain_jack_client_open(name, JackNoStartServer, &status, server) else {
+            throw TestSupportError.cannotOpenClient
+        }
+        return (client, String(cString: jack_get_client_name(client)))
+    }
+
+    /// Connect `source` to `destination`. A client's ports exist before it is activated and JACK
+    /// refuses connections until then, so retry until JACK accepts.
+    static func connect(_ client: OpaquePointer, _ source: String, _ destination: String, timeout: TimeInterval) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let code = jack_connect(client, source, destination)
+            if code == 0 || code == EEXIST { return }
+            if Date() > deadline { throw TestSupportError.timeout("connecting \(source) to \(destination) (error \(code))") }
+            usleep(20_000)
+        }
+    }
+}
