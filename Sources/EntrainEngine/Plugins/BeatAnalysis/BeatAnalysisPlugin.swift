@@ -129,7 +129,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
             let thin = recentStrength < breakRatio * usualStrength
             tempo.patient = tracker.locked
             if tempo.push((onset?.strength ?? 0) + fluxTempo * flux), tempo.bpm > 0, !(thin && tracker.locked) {
-                tracker.setTempo(tempo.bpm)
+                tracker.setTempo(tempo.bpm, barLevel: tempo.barHalved)
             }
             frameValue += Double(value)
             // Sounding: above the silence gate and within 25 dB of the usual level (a song's

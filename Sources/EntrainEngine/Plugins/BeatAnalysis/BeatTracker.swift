@@ -90,13 +90,15 @@ struct BeatTracker {
     private var period: Double { cumulative.period * Double(cumulative.frameSamples) }
     var lastOnsetFrame: Int64 { onsetCount > 0 ? onsetFrames[(onsetCount - 1) % onsetCapacity] : .min / 2 }
 
-    mutating func setTempo(_ bpm: Double) {
+    /// `barLevel`: the tempo is the estimator's halving from bar-level evidence, which a held
+    /// beat does not overrule.
+    mutating func setTempo(_ bpm: Double, barLevel: Bool = false) {
         // While accented onsets keep confirming the beats, the estimator may refine the tempo
         // (a ramp) but not replace it: a fill or a syncopated bar can make it jump for a while.
         // A change to a metrically related tempo (2:1, 3:2, 4:3, 3:1 either way) is the usual
         // octave confusion and needs the beats to have lost most of their confirmation.
         let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
-        if jump && locked {
+        if jump && locked && !barLevel {
             let established = beatsAtTempo >= Self.establishedBeats
             // A slower related tempo is the estimator hearing only the kicks and snares: halving
             // is the metrical check's call (alternating accents), not the estimator's.
