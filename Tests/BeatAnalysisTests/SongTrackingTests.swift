@@ -41,13 +41,14 @@ final class SongTrackingTests: XCTestCase {
         try XCTSkipUnless(AubioRunner.isAvailable, "aubio-tools not installed (make test installs it)")
     }
 
-    /// Steady songs (constant tempo, shuffle, syncopation, fills, a fast one): F ≥ 0.90 and
-    /// above aubio's. Known failures, kept visible rather than tuned away: the ballad locks at
-    /// double tempo (its eighth-note hats), the dense mix wanders between 100 and 200 BPM; both
-    /// are still asserted above aubio, and the ballad's beats are right up to the octave.
+    /// Steady songs (constant tempo, shuffle, syncopation, fills, a dense mix, a fast one):
+    /// F ≥ 0.90 and above aubio's. Known failure, kept visible rather than tuned away: the ballad
+    /// locks at double tempo (its eighth-note hats, no bar-level evidence against it); it is still
+    /// asserted above aubio, and its beats right up to the octave. The dense mix used to be
+    /// doubled by the metrical check at about 24 s; its bars now keep it at 100.
     func testSteadySongsAboveNinetyAndAboveAubio() throws {
         let measured = try Self.measure()
-        let knownOctaveTrouble: Set = ["ballad-070", "dense-100"]
+        let knownOctaveTrouble: Set = ["ballad-070"]
         for name in SongCorpus.names {
             let m = try XCTUnwrap(measured[name])
             guard m.ours.category == .steady || m.ours.category == .swing else { continue }
@@ -61,12 +62,13 @@ final class SongTrackingTests: XCTestCase {
     }
 
     /// The drum break and the drifting tempo: beats all the way through; F ≥ 0.95 on the break
-    /// song, ≥ 0.7 on the drift (it wavers between 96 and 192 BPM for a while) and above aubio's.
+    /// song, ≥ 0.9 on the drift (its beats sliding off the drifting tempo once made the metrical
+    /// check double it to 192 BPM) and above aubio's.
     func testBreakAndDriftKeepTheBeat() throws {
         let measured = try Self.measure()
         let breakSong = try XCTUnwrap(measured["break-100"]), drift = try XCTUnwrap(measured["drift-092-108"])
         XCTAssertGreaterThanOrEqual(breakSong.ours.beats.events.f, 0.95, "break-100: \(breakSong.ours.beats.events)")
-        XCTAssertGreaterThanOrEqual(drift.ours.beats.events.f, 0.7, "drift: \(drift.ours.beats.events)")
+        XCTAssertGreaterThanOrEqual(drift.ours.beats.events.f, 0.9, "drift: \(drift.ours.beats.events)")
         XCTAssertGreaterThan(drift.ours.beats.events.f, drift.aubio.beats.events.f)
         // Through the four-bar break (15.0–24.6 s) every beat is published, on time.
         let item = try SongCorpus.item(named: "break-100")

@@ -128,8 +128,9 @@ struct BeatAnalysisPlugin: EnginePlugin {
             usualStrength += (Double(value) - usualStrength) * longWeight
             let thin = recentStrength < breakRatio * usualStrength
             tempo.patient = tracker.locked
-            if tempo.push((onset?.strength ?? 0) + fluxTempo * flux), tempo.bpm > 0, !(thin && tracker.locked) {
-                tracker.setTempo(tempo.bpm, barLevel: tempo.barHalved)
+            if tempo.push((onset?.strength ?? 0) + fluxTempo * flux) {
+                tracker.barsRepeatAtBeat = tracker.bpm > 0 && tempo.barRepeat(tracker.bpm) >= tempo.barStay
+                if tempo.bpm > 0, !(thin && tracker.locked) { tracker.setTempo(tempo.bpm, barLevel: tempo.barHalved) }
             }
             frameValue += Double(value)
             // Sounding: above the silence gate and within 25 dB of the usual level (a song's

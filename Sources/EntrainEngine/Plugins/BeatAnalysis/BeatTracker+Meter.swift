@@ -22,10 +22,13 @@ extension BeatTracker {
         // A change back to the octave the tracker left needs twice the evidence (no flip-flop).
         let needed = 3
         shiftVotes = offBeats > Self.shiftRatio * onBeats ? shiftVotes + 1 : 0
-        // Off-beats as strong as the beats and as often accented: the beat is twice as fast.
-        let onHits = (verdicts & 0xFF).nonzeroBitCount, offHits = (offVerdicts & 0xFF).nonzeroBitCount
-        let accentedOffBeats = verdictCount >= 8 && offHits >= 6 && Double(offHits) >= 0.9 * Double(onHits)
-        doubleVotes = offBeats > Self.doubleRatio * onBeats && accentedOffBeats && 2 * bpm <= maximumBPM ? doubleVotes + 1 : 0
+        // Off-beats as strong as the beats and as often accented, the beats still confirmed: the
+        // beat is twice as fast. (Off-beats hit while the beats go unconfirmed are a phase
+        // sliding off a drifting tempo, not double time.)
+        let onHits = beatHits, offHits = offBeatHits
+        let accentedOffBeats = verdictCount >= 8 && offHits >= 6 && onHits >= 6 && Double(offHits) >= 0.9 * Double(onHits)
+        doubleVotes = offBeats > Self.doubleRatio * onBeats && accentedOffBeats && !barsRepeatAtBeat && 2 * bpm <= maximumBPM
+            ? doubleVotes + 1 : 0
         halveVotes = alternating && bpm / 2 >= minimumBPM ? halveVotes + 1 : 0
         if doubleVotes >= (lastChange < 0 ? 2 * needed : needed) {
             lastChange = 1

@@ -58,6 +58,9 @@ struct BeatTracker {
     var verdictCount = 0
     /// Beats predicted since the tempo last changed.
     var beatsAtTempo = 0
+    /// The bar-level evidence supports the beat's own level (its bars repeat better than its
+    /// half bars): the metrical check does not double it.
+    var barsRepeatAtBeat = false
     /// A change of octave the check decided on, for the tempo estimator (0: none).
     var settledBPM = 0.0
 
@@ -103,12 +106,25 @@ struct BeatTracker {
             // A slower related tempo is the estimator hearing only the kicks and snares: halving
             // is the metrical check's call (alternating accents), not the estimator's.
             let hold = established || bpm < cumulative.bpm ? Self.holdRelated : Self.holdFresh
+            // Doubling a held beat needs its off-beats accented about as often as its beats
+            // (eighth-note hats between them are not: a drifting tempo smears the beat's lag
+            // and makes the estimator hear them).
+            if bpm > 1.9 * cumulative.bpm && !offBeatsAccented { return }
             if Self.related(bpm, cumulative.bpm) ? confidence >= hold
                 : established && confidence >= Self.holdConfidence { return }
         }
         if jump { beatsAtTempo = 0 }
         if cumulative.setTempo(bpm) { replacePending(cumulative.nextBeatFrame(end: latestEnd)) }
     }
+
+    /// Whether accented onsets confirmed the off-beats of the last eight beats about as often
+    /// as the beats.
+    var offBeatsAccented: Bool {
+        verdictCount >= 8 && offBeatHits >= 4 && Double(offBeatHits) >= 0.75 * Double(beatHits)
+    }
+    /// Of the last eight beats, how many an accented onset confirmed, and how many off-beats.
+    var beatHits: Int { (verdicts & 0xFF).nonzeroBitCount }
+    var offBeatHits: Int { (offVerdicts & 0xFF).nonzeroBitCount }
 
     static func related(_ a: Double, _ b: Double) -> Bool {
         guard a > 0, b > 0 else { return false }
@@ -136,7 +152,7 @@ struct BeatTracker {
         onsetFrames[onsetCount % onsetCapacity] = frame
         onsetStrengths[onsetCount % onsetCapacity] = strength
         onsetCount += 1
-        strongest = max(strength, strongest * 0.9)
+        strongest = max(strength, strongest * 0.8)
     }
 
     /// One analysis frame: its onset strength, the engine frame it ends before, and whether the
