@@ -93,7 +93,9 @@ struct BeatAnalysisPlugin: EnginePlugin {
             tempo.maximumBPM = value
             tracker.maximumBPM = value
         case BeatParameters.minConfidence: tracker.minimumConfidence = Float(value)
-        case BeatParameters.tempoPrefer: tempo.preferredBPM = value
+        case BeatParameters.tempoPrefer:
+            tempo.preferredBPM = value
+            tracker.preferredBPM = value
         default: break
         }
     }

@@ -58,6 +58,10 @@ struct BeatTracker {
     var verdictCount = 0
     /// Beats predicted since the tempo last changed.
     var beatsAtTempo = 0
+    /// The tempo hint: a slower related tempo much nearer it (by three quarters of an octave)
+    /// replaces a held beat (at the default 100 BPM only beats above about 183 BPM are so halved).
+    var preferredBPM = 100.0
+    static var hintMargin: Double { 0.75 }
     /// The bar-level evidence supports the beat's own level (its bars repeat better than its
     /// half bars): the metrical check does not double it.
     var barsRepeatAtBeat = false
@@ -101,7 +105,7 @@ struct BeatTracker {
         // A change to a metrically related tempo (2:1, 3:2, 4:3, 3:1 either way) is the usual
         // octave confusion and needs the beats to have lost most of their confirmation.
         let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
-        if jump && locked && !barLevel {
+        if jump && locked && !barLevel && !(bpm < cumulative.bpm && Self.related(bpm, cumulative.bpm) && nearerHint(bpm)) {
             let established = beatsAtTempo >= Self.establishedBeats
             // A slower related tempo is the estimator hearing only the kicks and snares: halving
             // is the metrical check's call (alternating accents), not the estimator's.
@@ -125,6 +129,12 @@ struct BeatTracker {
     /// Of the last eight beats, how many an accented onset confirmed, and how many off-beats.
     var beatHits: Int { (verdicts & 0xFF).nonzeroBitCount }
     var offBeatHits: Int { (offVerdicts & 0xFF).nonzeroBitCount }
+
+    /// Whether `bpm` is nearer the hint than the held tempo by at least `hintMargin` octaves.
+    func nearerHint(_ bpm: Double) -> Bool {
+        guard preferredBPM > 0, bpm > 0, cumulative.bpm > 0 else { return false }
+        return abs(FastMath.log2(cumulative.bpm / preferredBPM)) - abs(FastMath.log2(bpm / preferredBPM)) >= Self.hintMargin
+    }
 
     static func related(_ a: Double, _ b: Double) -> Bool {
         guard a > 0, b > 0 else { return false }
