@@ -47,6 +47,14 @@ extension BeatTracker {
         resetVotes()
     }
 
+    /// Every other one of the last four beats much weaker in the onset strength: the estimator's
+    /// half tempo is taken at once (the check would take eight beats and three votes).
+    var alternates: Bool {
+        let even = cumulative.gridStrength(shift: 0, first: 0, step: 2, count: 2)
+        let odd = cumulative.gridStrength(shift: 0, first: 1, step: 2, count: 2)
+        return max(even, odd) > 0 && min(even, odd) < Self.halveRatio * max(even, odd)
+    }
+
     mutating func resetVotes() {
         doubleVotes = 0
         halveVotes = 0

@@ -105,7 +105,8 @@ struct BeatTracker {
         // A change to a metrically related tempo (2:1, 3:2, 4:3, 3:1 either way) is the usual
         // octave confusion and needs the beats to have lost most of their confirmation.
         let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
-        if jump && locked && !barLevel && !(bpm < cumulative.bpm && Self.related(bpm, cumulative.bpm) && nearerHint(bpm)) {
+        let halving = bpm < cumulative.bpm && Self.related(bpm, cumulative.bpm)
+        if jump && locked && !barLevel && !(halving && (nearerHint(bpm) || alternates)) {
             let established = beatsAtTempo >= Self.establishedBeats
             // A slower related tempo is the estimator hearing only the kicks and snares: halving
             // is the metrical check's call (alternating accents), not the estimator's.
