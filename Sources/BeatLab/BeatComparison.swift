@@ -13,6 +13,8 @@ public enum BeatComparison {
         /// Median of (time the event left the engine − true onset), ms; ours only.
         public let medianDelayMs: Double?
         public let cpuSeconds: Double
+        /// Lock time and longest silence over the whole item.
+        public let lock: LockMetrics
     }
 
     /// Ours, at a `period`-frame period with `values` (default: the table's defaults).
@@ -30,7 +32,8 @@ public enum BeatComparison {
         }.sorted()
         return Row(item: item.name, category: item.category, onsets: onsetScore,
                    beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }),
-                   medianDelayMs: delays.isEmpty ? nil : delays[delays.count / 2], cpuSeconds: cpu)
+                   medianDelayMs: delays.isEmpty ? nil : delays[delays.count / 2], cpuSeconds: cpu,
+                   lock: LockMetrics.measure(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }))
     }
 
     /// aubio with its defaults (aubioonset: hfc, 512/256; aubiotrack: specflux, 1024/512) on the
@@ -41,7 +44,8 @@ public enum BeatComparison {
         return Row(item: item.name, category: item.category,
                    onsets: BeatMetrics.evaluateOnsets(reference: item.onsets, estimated: onsets.times),
                    beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats.times),
-                   medianDelayMs: nil, cpuSeconds: onsets.cpuSeconds + beats.cpuSeconds)
+                   medianDelayMs: nil, cpuSeconds: onsets.cpuSeconds + beats.cpuSeconds,
+                   lock: LockMetrics.measure(reference: item.beats, estimated: beats.times))
     }
 
     /// A Markdown table: one line per item, ours then aubio's figures.
@@ -56,6 +60,22 @@ public enum BeatComparison {
                 + "\(f(row.beats.continuity.cmlt)) / \(f(other?.beats.continuity.cmlt)) | "
                 + "\(row.beats.events.estimatedCount) / \(other.map { "\($0.beats.events.estimatedCount)" } ?? "—") / \(row.beats.events.referenceCount) | "
                 + "\(ms(row.onsets.medianErrorMs)) / \(ms(other?.onsets.medianErrorMs)) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The songs' table: beat scores, lock time and the longest silence, ours then aubio's.
+    public static func songTable(ours: [Row], aubio: [Row]?) -> String {
+        var lines = ["| song | beat F ours | beat F aubio | CMLt ours / aubio | AMLt ours / aubio | lock (s) ours / aubio | longest gap (s) ours / aubio |",
+                     "|---|---|---|---|---|---|---|"]
+        for (i, row) in ours.enumerated() {
+            let other = aubio?[i]
+            func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "—" }
+            func s(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "never" }
+            lines.append("| \(row.item) | \(f(row.beats.events.f)) | \(f(other?.beats.events.f)) | "
+                + "\(f(row.beats.continuity.cmlt)) / \(f(other?.beats.continuity.cmlt)) | \(f(row.beats.continuity.amlt)) / \(f(other?.beats.continuity.amlt)) | "
+                + "\(s(row.lock.lockSeconds)) / \(other.map { s($0.lock.lockSeconds) } ?? "—") | "
+                + "\(s(row.lock.longestGapSeconds)) / \(other.map { s($0.lock.longestGapSeconds) } ?? "—") |")
         }
         return lines.joined(separator: "\n")
     }

@@ -39,8 +39,10 @@ extension CorpusItem {
 
 public enum CorpusError: Error, CustomStringConvertible {
     case unknownItem(String)
+    case unknownSong(String)
     public var description: String {
         switch self {
+        case .unknownSong(let name): "no song named '\(name)' (known: \(SongCorpus.names.joined(separator: ", ")))"
         case .unknownItem(let name): "no corpus item named '\(name)' (known: \(BeatCorpus.names.joined(separator: ", ")))"
         }
     }

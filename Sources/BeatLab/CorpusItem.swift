@@ -2,6 +2,8 @@
 public struct CorpusItem: Sendable {
     public enum Category: String, CaseIterable, Sendable {
         case steady, tempoChange, swing, noisy, noBeat
+        /// Songs with a drum break: the beat goes on under held chords.
+        case breaks
     }
 
     public let name: String

@@ -15,6 +15,8 @@ struct BeatEval: ParsableCommand {
 
     @Flag(help: "Also run aubioonset and aubiotrack (Debian aubio-tools) on the same files.")
     var aubio = false
+    @Flag(help: "Score the sampled-instrument songs (MIDI rendered by fluidsynth with the GM soundfont) instead of the synthesized corpus.")
+    var songs = false
     @Option(help: "Only these items (comma-separated names).")
     var items: String?
     @Option(help: "JACK period for our analysis, frames (events leave the engine at the end of a period).")
@@ -28,7 +30,8 @@ struct BeatEval: ParsableCommand {
 
     func run() throws {
         let values = try EngineOptions.parse(assignments.flatMap { ["--set", $0] }).parameterValues()
-        let names = items.map { $0.split(separator: ",").map(String.init) } ?? BeatCorpus.names
+        let names = items.map { $0.split(separator: ",").map(String.init) } ?? (songs ? SongCorpus.names : BeatCorpus.names)
+        if songs && !SongRenderer.isAvailable { throw ValidationError("fluidsynth or the GM soundfont is missing (scripts/install-deps.sh installs them)") }
         if aubio && !AubioRunner.isAvailable { throw ValidationError("aubio-tools is not installed (scripts/install-deps.sh aubio-tools)") }
         let directory = corpus.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("entrain-beat-corpus-\(getpid())")
@@ -39,13 +42,19 @@ struct BeatEval: ParsableCommand {
         defer { progress.finish() }
         for (index, name) in names.enumerated() {
             defer { progress.update(index + 1, of: names.count) }
-            guard let item = BeatCorpus.item(named: name) else { throw ValidationError("no corpus item '\(name)' (have: \(BeatCorpus.names.joined(separator: ", ")))") }
+            let item: CorpusItem
+            if songs {
+                item = try SongCorpus.item(named: name)
+            } else {
+                guard let synthesized = BeatCorpus.item(named: name) else { throw ValidationError("no corpus item '\(name)' (have: \(BeatCorpus.names.joined(separator: ", ")))") }
+                item = synthesized
+            }
             ours.append(try BeatComparison.ours(item, values: values, period: period))
             if corpus != nil && !aubio { try item.write(to: directory) }  // aubio's run writes it too
             if aubio { theirs.append(try BeatComparison.aubio(item, directory: directory)) }
         }
         progress.finish()
-        print(BeatComparison.table(ours: ours, aubio: aubio ? theirs : nil))
+        print(songs ? BeatComparison.songTable(ours: ours, aubio: aubio ? theirs : nil) : BeatComparison.table(ours: ours, aubio: aubio ? theirs : nil))
         print()
         print(summary(ours, label: "ours"))
         if aubio { print(summary(theirs, label: "aubio")) }
@@ -59,6 +68,9 @@ struct BeatEval: ParsableCommand {
         var text = String(format: "%@: mean onset F %.3f, mean beat F %.3f (steady %.3f), beats on no-beat material %d, CPU %.2f s",
                           label, mean(music.map(\.onsets.f)), mean(music.map(\.beats.events.f)), mean(steady.map(\.beats.events.f)),
                           falseBeats, rows.reduce(0) { $0 + $1.cpuSeconds })
+        let locks = music.compactMap(\.lock.lockSeconds)
+        text += String(format: ", lock %.1f s mean (%d of %d locked), longest gap %.1f s", mean(locks), locks.count, music.count,
+                       music.map(\.lock.longestGapSeconds).max() ?? 0)
         if !delays.isEmpty { text += String(format: ", median detection delay %.1f ms at a %d-frame period", mean(delays), period) }
         return text
     }

@@ -1,3 +1,4 @@
+import Foundation
 import EntrainCore
 import EntrainDSP
 
@@ -21,9 +22,27 @@ struct BeatAnalysisPlugin: EnginePlugin {
     var tempo: TempoEstimator
     var tracker: BeatTracker
     var active = true
-    var minimumConfidence: Float = 0.6
     /// Published beats since the tracker last (re)gained confidence.
     var beatCount: Int32 = 0
+    /// The onset-strength function the tracker follows, summed over two hops; the spectral flux's
+    /// slowly falling maximum, which scales the flux's share of it.
+    var frameValue = 0.0
+    var frameHops = 0
+    var frameSounding = false
+    var fluxPeak: Float = 0
+    let fluxPeakDecay: Float
+    /// The flux's weight in the onset-strength function beside the onsets' accents.
+    let fluxShare: Float = 0.3
+    /// The flux's share in what the tempo estimator hears (less: its hats pull to double time).
+    let fluxTempo: Float = 0.15
+    /// Onset strength averaged over about 1 s and 8 s (per hop weights), and the share of the
+    /// usual level below which the music counts as a break.
+    var recentStrength = 0.0
+    var usualStrength = 0.0
+    var usualEnergy = 0.0
+    let shortWeight: Double
+    let longWeight: Double
+    let breakRatio = 0.4
 
     /// This period's events, in the order found (onsets may be stamped before the period).
     var events = InlineArray<32, BeatEvent>(repeating: BeatEvent(kind: .onset, frame: 0, strength: 0))
@@ -42,7 +61,10 @@ struct BeatAnalysisPlugin: EnginePlugin {
         detector = OnsetDetector(sampleRate: sampleRate, hopSize: spectrum.hopSize, windowSize: spectrum.windowSize,
                                  bins: spectrum.bins, subBlockSize: spectrum.subBlockSize)
         tempo = TempoEstimator(hopRate: sampleRate / Double(spectrum.hopSize))
-        tracker = BeatTracker(sampleRate: sampleRate)
+        tracker = BeatTracker(sampleRate: sampleRate, hopSize: spectrum.hopSize, minimumBPM: 40)
+        fluxPeakDecay = Float(pow(0.5, 1 / (4 * sampleRate / Double(spectrum.hopSize))))
+        shortWeight = Double(spectrum.hopSize) / sampleRate
+        longWeight = shortWeight / 8
         for (index, value) in values.enumerated() { set(index, to: value, glideFrames: 0, exponential: false) }
     }
 
@@ -64,9 +86,16 @@ struct BeatAnalysisPlugin: EnginePlugin {
         case BeatParameters.fluxMinInterval: detector.fluxMinIntervalFrames = Int64(value * milliseconds)
         case BeatParameters.energyThreshold: detector.energyThreshold = Float(value)
         case BeatParameters.energyRefractory: detector.energyRefractoryFrames = Int64(value * milliseconds)
-        case BeatParameters.tempoMin: tempo.minimumBPM = value
-        case BeatParameters.tempoMax: tempo.maximumBPM = value
-        case BeatParameters.minConfidence: minimumConfidence = Float(value)
+        case BeatParameters.tempoMin:
+            tempo.minimumBPM = value
+            tracker.minimumBPM = value
+        case BeatParameters.tempoMax:
+            tempo.maximumBPM = value
+            tracker.maximumBPM = value
+        case BeatParameters.minConfidence: tracker.minimumConfidence = Float(value)
+        case BeatParameters.tempoPrefer:
+            tempo.preferredBPM = value
+            tracker.preferredBPM = value
         default: break
         }
     }
@@ -88,23 +117,50 @@ struct BeatAnalysisPlugin: EnginePlugin {
             let onset = detector.process(magnitudes: spectrum.magnitudes + hop * spectrum.bins,
                                          subEnergies: spectrum.subEnergies + hop * subs, end: hopEnd)
             loudest = max(loudest, detector.hopEnergy)
-            // The tempo follows the onsets weighted by their loudness accents: in the raw flux
-            // a broadband hi-hat weighs as much as a kick and pulls towards double time.
-            if tempo.push(onset?.strength ?? 0), tempo.bpm > 0 { tracker.setTempo(tempo.bpm, now: hopEnd) }
+            // The tempo and the beat phase follow an onset-strength function: the onsets weighted by
+            // their loudness accents (in the raw flux a broadband hi-hat weighs as much as a kick and
+            // pulls towards double time) plus a share of the flux itself, which carries the bass
+            // and chords between the accented hits.
+            fluxPeak = max(detector.novelty, fluxPeak * fluxPeakDecay)
+            let flux = fluxPeak > 0 ? detector.novelty / fluxPeak : 0
+            let value = (onset?.strength ?? 0) + fluxShare * flux
+            // In a break (the onset strength far below its usual level) the tempo is held: the few
+            // onsets left say little about it.
+            recentStrength += (Double(value) - recentStrength) * shortWeight
+            usualStrength += (Double(value) - usualStrength) * longWeight
+            let thin = recentStrength < breakRatio * usualStrength
+            tempo.patient = tracker.locked
+            if tempo.push((onset?.strength ?? 0) + fluxTempo * flux) {
+                tracker.barsRepeatAtBeat = tracker.bpm > 0 && tempo.barRepeat(tracker.bpm) >= tempo.barStay
+                if tempo.bpm > 0, !(thin && tracker.locked) { tracker.setTempo(tempo.bpm, barLevel: tempo.barHalved) }
+            }
+            frameValue += Double(value)
+            // Sounding: above the silence gate and within 25 dB of the usual level (a song's
+            // reverb tail after its last note is not music to keep the beat for).
+            usualEnergy += (Double(detector.hopEnergy) - usualEnergy) * longWeight
+            frameSounding = frameSounding
+                || (detector.hopEnergy > detector.silenceEnergy && Double(detector.hopEnergy) > 0.003 * usualEnergy)
+            frameHops += 1
+            if frameHops == 2 {
+                tracker.frame(frameValue, end: hopEnd, sounding: frameSounding)
+                if let settled = tracker.takeSettledTempo() { tempo.settle(on: settled) }
+                frameValue = 0
+                frameHops = 0
+                frameSounding = false
+            }
             if let onset {
                 tracker.onset(frame: onset.frame, strength: onset.strength)
                 publish(BeatEvent(kind: .onset, frame: onset.frame, publishedFrame: end, strength: onset.strength), ring)
             }
         }
         while let beat = tracker.beat(before: end) {
-            let playing = beat.frame - tracker.lastOnsetFrame < 3 * Int64(beat.period) / 2
-            guard beat.confidence >= minimumConfidence, playing else {
-                beatCount = 0
-                continue
-            }
             beatCount += 1
             publish(BeatEvent(kind: .beat, frame: beat.frame, publishedFrame: end, strength: beat.confidence,
                               count: beatCount, bpm: Float(tracker.bpm), framesToNext: Int32(beat.period)), ring)
+        }
+        if !tracker.locked {
+            beatCount = 0
+            tempo.forgetLevel()  // the octave settled on was that music's: back to the hint
         }
     }
 

@@ -16,6 +16,7 @@ public enum BeatParameters {
     public static var tempoMin: Int { 8 }
     public static var tempoMax: Int { 9 }
     public static var minConfidence: Int { 10 }
+    public static var tempoPrefer: Int { 11 }
 
     public static let descriptor = PluginDescriptor(id: "beat", parameters: [
         ParameterSpec("/beat/active", .toggle(defaultValue: true), "analyse beat_in (off: no onsets, beats or tempo)"),
@@ -38,7 +39,9 @@ public enum BeatParameters {
         ParameterSpec("/beat/tempo/max", .continuous(range: 60...300, defaultValue: 200, curve: .linear),
                       unit: "BPM", "fastest tempo the tracker considers"),
         ParameterSpec("/beat/confidence/min", .continuous(range: 0...1, defaultValue: 0.6, curve: .linear),
-                      "beats are published only while the tracker's confidence is at least this"),
+                      "the tracker starts publishing beats once its confidence reaches this, then keeps them going (confidence attached) through breaks"),
+        ParameterSpec("/beat/tempo/prefer", .continuous(range: 40...240, defaultValue: 100, curve: .linear),
+                      unit: "BPM", "tempo hint: of tempi an octave apart that fit the music about equally, the one nearer this wins"),
     ], constraints: { values in
         let low = values[tempoMin], high = values[tempoMax]
         guard high >= low * 1.25 else {

@@ -1,13 +1,13 @@
 import EntrainDSP
 
-/// Beat phase: a predicted beat clock that onsets pull into line.
+/// Beats to publish: the dynamic-programming tracker's predictions, with a confidence from the
+/// onsets that confirm them, and the rule for when beats go out at all.
 ///
-/// The period comes from the tempo estimator; the phase from the onsets themselves (placed on
-/// their exact frames), so predictions land on the attacks, not on the detection delay. Each
-/// onset near a predicted beat nudges the clock (phase and period); at each beat a comb over
-/// the last seconds of onsets checks whether another phase explains them much better (locked
-/// on the off-beat, or the music moved) and moves there after two agreeing checks.
-/// Beats are predicted: each is emitted when the engine reaches its frame, not when detected.
+/// Confidence is the share of recent beats an accented onset confirmed (a hit raises it more
+/// than a miss lowers it: syncopated music leaves beats without an accent). The tracker locks
+/// when confidence reaches the minimum and then publishes every predicted beat, confidence
+/// attached, until confidence has decayed to nearly nothing (about 28 unconfirmed beats: a
+/// drum break keeps its beat), the onsets have stopped for 16 beats, or the input falls silent.
 struct BeatTracker {
     struct Beat {
         var frame: Int64
@@ -17,29 +17,69 @@ struct BeatTracker {
     }
 
     let sampleRate: Double
+    var cumulative: CumulativeBeatTracker
+    /// Analysis frames are stamped this many samples before their end: where the attacks that
+    /// raised them began, on average (the onset function lags the attack by about a hop).
+    private let stampOffset: Int64
     /// Recent onsets (frame, strength) in a ring.
     private let onsetFrames: UnsafeMutablePointer<Int64>
     private let onsetStrengths: UnsafeMutablePointer<Float>
-    private let onsetCapacity = 64
+    private let onsetCapacity = 128
     private var onsetCount = 0
-
-    /// Frames per beat; 0 until a tempo is known.
-    private(set) var period = 0.0
-    /// Frame of the next predicted beat.
-    private(set) var next = 0.0
-    /// The last predicted beat (already emitted) and whether an onset has landed on it.
-    private var last = -1e18
-    private var lastMatched = false
-    private var nextMatched = false
-    /// Share of recent predicted beats that an onset confirmed (0...1).
-    private(set) var confidence: Float = 0
-    private var rephaseVotes = 0
-    /// Predicted beats in a row without an accented onset.
-    private var misses = 0
     private var strongest: Float = 0
+    private var firstOnset: Int64 = 0
 
-    init(sampleRate: Double) {
+    /// Predicted beats not yet emitted (engine frames), oldest first.
+    private var pending = InlineArray<4, Int64>(repeating: 0)
+    private var pendingCount = 0
+    /// The last emitted beat, waiting for its verdict.
+    private var last: Int64 = .min / 2
+    private var hasLast = false
+
+    private(set) var confidence: Float = 0
+    private(set) var locked = false
+    var minimumConfidence: Float = 0.6
+    /// Last engine frame at which the input was sounding, and the end of the newest analysis frame.
+    private var lastSound: Int64 = .min / 2
+    var latestEnd: Int64 = 0
+
+    /// The tempo range (the metrical check stays inside it).
+    var minimumBPM = 60.0
+    var maximumBPM = 200.0
+    /// Votes of the metrical check, and the last change of octave it made (1 doubled, -1 halved).
+    var doubleVotes = 0
+    var halveVotes = 0
+    var shiftVotes = 0
+    var lastChange = 0
+    /// Whether an accented onset confirmed each of the last judged beats (bit 0 the newest), and
+    /// the same for the points half-way before them (the off-beats).
+    var verdicts: UInt32 = 0
+    var offVerdicts: UInt32 = 0
+    var verdictCount = 0
+    /// Beats predicted since the tempo last changed.
+    var beatsAtTempo = 0
+    /// The tempo hint: a slower related tempo much nearer it (by three quarters of an octave)
+    /// replaces a held beat (at the default 100 BPM only beats above about 183 BPM are so halved).
+    var preferredBPM = 100.0
+    static var hintMargin: Double { 0.75 }
+    /// The bar-level evidence supports the beat's own level (its bars repeat better than its
+    /// half bars): the metrical check does not double it.
+    var barsRepeatAtBeat = false
+    /// A change of octave the check decided on, for the tempo estimator (0: none).
+    var settledBPM = 0.0
+
+    /// Confidence above which a locked beat keeps its tempo against the estimator: against a
+    /// metrically related tempo 0.9, or 0.4 once established (24 beats at it); against any other
+    /// 0.75 once established.
+    static var holdConfidence: Float { 0.75 }
+    static var holdRelated: Float { 0.4 }
+    static var holdFresh: Float { 0.9 }
+    static var establishedBeats: Int { 24 }
+
+    init(sampleRate: Double, hopSize: Int, minimumBPM: Double) {
         self.sampleRate = sampleRate
+        cumulative = CumulativeBeatTracker(hopRate: sampleRate / Double(hopSize), hopSize: hopSize, minimumBPM: minimumBPM)
+        stampOffset = Int64(hopSize) + Int64(0.0015 * sampleRate)
         onsetFrames = .allocate(capacity: onsetCapacity)
         onsetFrames.initialize(repeating: 0, count: onsetCapacity)
         onsetStrengths = .allocate(capacity: onsetCapacity)
@@ -47,125 +87,143 @@ struct BeatTracker {
     }
 
     func deallocate() {
+        cumulative.deallocate()
         onsetFrames.deallocate()
         onsetStrengths.deallocate()
     }
 
-    var bpm: Double { period > 0 ? 60 * sampleRate / period : 0 }
+    var bpm: Double { cumulative.bpm }
+    /// Beat period in samples.
+    private var period: Double { cumulative.period * Double(cumulative.frameSamples) }
     var lastOnsetFrame: Int64 { onsetCount > 0 ? onsetFrames[(onsetCount - 1) % onsetCapacity] : .min / 2 }
 
-    /// A new tempo from the estimator. While the onsets confirm the clock, they refine the
-    /// period themselves (the estimator's window lags behind a tempo ramp, and a fill can make
-    /// it flip an octave for a moment); the estimate takes over once the clock has lost them
-    /// (low confidence, or two beats in a row unconfirmed and a clearly different tempo).
-    mutating func setTempo(_ bpm: Double, now: Int64) {
-        guard bpm > 0 else { return }
-        let estimate = 60 * sampleRate / bpm
-        let difference = abs(estimate - period)
-        if period == 0 {
-            period = estimate
-            next = Double(now)
-            rephase(now: now, force: true)
-        } else if (difference > 0.03 * period && confidence < 0.6) || (difference > 0.1 * period && misses >= 2) {
-            period = estimate
-            rephaseVotes = 0
-            rephase(now: now, force: true)
+    /// `barLevel`: the tempo is the estimator's halving from bar-level evidence, which a held
+    /// beat does not overrule.
+    mutating func setTempo(_ bpm: Double, barLevel: Bool = false) {
+        // While accented onsets keep confirming the beats, the estimator may refine the tempo
+        // (a ramp) but not replace it: a fill or a syncopated bar can make it jump for a while.
+        // A change to a metrically related tempo (2:1, 3:2, 4:3, 3:1 either way) is the usual
+        // octave confusion and needs the beats to have lost most of their confirmation.
+        let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
+        let halving = bpm < cumulative.bpm && Self.related(bpm, cumulative.bpm)
+        if jump && locked && !barLevel && !(halving && (nearerHint(bpm) || alternates)) {
+            let established = beatsAtTempo >= Self.establishedBeats
+            // A slower related tempo is the estimator hearing only the kicks and snares: halving
+            // is the metrical check's call (alternating accents), not the estimator's.
+            let hold = established || bpm < cumulative.bpm ? Self.holdRelated : Self.holdFresh
+            // Doubling a held beat needs its off-beats accented about as often as its beats
+            // (eighth-note hats between them are not: a drifting tempo smears the beat's lag
+            // and makes the estimator hear them).
+            if bpm > 1.9 * cumulative.bpm && !offBeatsAccented { return }
+            if Self.related(bpm, cumulative.bpm) ? confidence >= hold
+                : established && confidence >= Self.holdConfidence { return }
         }
+        if jump { beatsAtTempo = 0 }
+        if cumulative.setTempo(bpm) { replacePending(cumulative.nextBeatFrame(end: latestEnd)) }
+    }
+
+    /// Whether accented onsets confirmed the off-beats of the last eight beats about as often
+    /// as the beats.
+    var offBeatsAccented: Bool {
+        verdictCount >= 8 && offBeatHits >= 4 && Double(offBeatHits) >= 0.75 * Double(beatHits)
+    }
+    /// Of the last eight beats, how many an accented onset confirmed, and how many off-beats.
+    var beatHits: Int { (verdicts & 0xFF).nonzeroBitCount }
+    var offBeatHits: Int { (offVerdicts & 0xFF).nonzeroBitCount }
+
+    /// Whether `bpm` is nearer the hint than the held tempo by at least `hintMargin` octaves.
+    func nearerHint(_ bpm: Double) -> Bool {
+        guard preferredBPM > 0, bpm > 0, cumulative.bpm > 0 else { return false }
+        return abs(FastMath.log2(cumulative.bpm / preferredBPM)) - abs(FastMath.log2(bpm / preferredBPM)) >= Self.hintMargin
+    }
+
+    static func related(_ a: Double, _ b: Double) -> Bool {
+        guard a > 0, b > 0 else { return false }
+        let ratio = max(a, b) / min(a, b)
+        func near(_ r: Double) -> Bool { abs(ratio - r) <= 0.02 * r }
+        return near(2) || near(1.5) || near(4.0 / 3) || near(3)
+    }
+
+    /// The newest prediction moved (a new phase): it replaces the pending one.
+    mutating func replacePending(_ predicted: Int64) {
+        if pendingCount > 0 { pendingCount -= 1 }
+        pending[pendingCount] = max(latestEnd, predicted - stampOffset)
+        pendingCount += 1
+    }
+
+    /// Take the octave change the metrical check decided on, if any.
+    mutating func takeSettledTempo() -> Double? {
+        guard settledBPM > 0 else { return nil }
+        defer { settledBPM = 0 }
+        return settledBPM
     }
 
     mutating func onset(frame: Int64, strength: Float) {
+        if onsetCount == 0 { firstOnset = frame }
         onsetFrames[onsetCount % onsetCapacity] = frame
         onsetStrengths[onsetCount % onsetCapacity] = strength
         onsetCount += 1
-        strongest = max(strength, strongest * 0.9)
-        guard period > 0 else { return }
-        let t = Double(frame)
-        let toLast = t - last, toNext = t - next
-        let error = abs(toLast) < abs(toNext) ? toLast : toNext
-        guard abs(error) <= 0.1 * period else { return }
-        // Strong onsets pull harder; weak ones (hats between beats) barely. Only an accented
-        // onset confirms a beat: in dense material some weak one lands near any grid.
-        let weight = Double(min(1, strength / max(strongest, 1e-6)))
-        if weight >= 0.3 {
-            if abs(toLast) < abs(toNext) { lastMatched = true } else { nextMatched = true }
-        }
-        next += 0.35 * weight * error
-        period += 0.15 * weight * error
+        strongest = max(strength, strongest * 0.8)
     }
 
-    /// The next predicted beat before `end` (engine frame), if any; call until nil.
+    /// One analysis frame: its onset strength, the engine frame it ends before, and whether the
+    /// input was above the silence gate in it.
+    mutating func frame(_ value: Double, end: Int64, sounding: Bool) {
+        if sounding { lastSound = end }
+        latestEnd = end
+        guard let predicted = cumulative.push(value, end: end) else { return }
+        let frame = max(end, predicted - stampOffset)
+        if pendingCount == 4 { return }
+        beatsAtTempo += 1
+        if !locked {
+            // Before the lock, the onsets already heard vouch for the grid when an accented one
+            // confirms every grid point since the music began (at least two of the last four):
+            // a steady track is published at once, at the minimum confidence.
+            var confirmed = 0, considered = 0
+            for k in 1...4 {
+                let point = Double(frame) - Double(k) * period
+                guard point >= Double(firstOnset) - 0.1 * period else { break }
+                considered += 1
+                if accentedOnset(near: point) { confirmed += 1 }
+            }
+            if considered >= 2 && confirmed == considered { confidence = max(minimumConfidence, Float(confirmed) / 4) }
+        }
+        pending[pendingCount] = frame
+        pendingCount += 1
+        checkMeter()
+    }
+
+    /// The next beat before engine frame `end` that should be published, if any; call until nil.
     mutating func beat(before end: Int64) -> Beat? {
-        guard period > 0, next < Double(end) else { return nil }
-        // The previous beat's verdict is in by now (its onset had a beat's time to arrive).
-        // A hit raises it faster than a miss lowers it: syncopated music leaves some beats
-        // without an accent (a hip-hop bar may have three of four), chance hits stay rare.
-        if last > -1e17 {
-            confidence += lastMatched ? 0.3 * (1 - confidence) : -0.15 * confidence
-            misses = lastMatched ? 0 : misses + 1
-        }
-        last = next
-        lastMatched = nextMatched
-        nextMatched = false
-        let beat = Beat(frame: Int64(FastMath.floor(next + 0.5)), confidence: confidence,
-                        period: Int(FastMath.floor(period + 0.5)))
-        next += period
-        rephase(now: beat.frame, force: false)
-        return beat
-    }
-
-    /// Comb alignment of the onsets of the last few seconds: which phase collects the most
-    /// onset strength within ±8 % of a period? Moves the clock when another phase wins clearly.
-    private mutating func rephase(now: Int64, force: Bool) {
-        let span = Int64(max(2 * sampleRate, 4 * period))
-        let current = alignment(phase: next, since: now - span)
-        var bestPhase = next, bestScore = current
-        let n = min(onsetCount, onsetCapacity)
-        for i in 0..<n {
-            let frame = onsetFrames[(onsetCount - 1 - i) % onsetCapacity]
-            if frame < now - span { break }
-            let s = alignment(phase: Double(frame), since: now - span)
-            if s > bestScore { bestScore = s; bestPhase = Double(frame) }
-        }
-        let offset = distance(bestPhase, to: next)
-        if force {
-            guard bestScore > 0 else { next = Double(now) + period; return }
-            // The onsets already heard vouch for the new clock: when an accented onset confirms
-            // each of the last four grid points, a steady track is published at once.
-            var confirmed: Float = 0
-            var beat = 1.0
-            while beat <= 4 {
-                let gridPoint = bestPhase + FastMath.floor((Double(now) - bestPhase) / period) * period - (beat - 1) * period
-                if accentedOnset(near: gridPoint) { confirmed += 1 }
-                beat += 1
+        while pendingCount > 0 && pending[0] < end {
+            let frame = pending[0]
+            for i in 1..<4 where i < pendingCount { pending[i - 1] = pending[i] }
+            pendingCount -= 1
+            // The previous beat's verdict is in by now (its onset had a beat's time to arrive).
+            if hasLast {
+                let hit = accentedOnset(near: Double(last))
+                confidence += hit ? 0.3 * (1 - confidence) : -0.1 * confidence
+                verdicts = verdicts << 1 | (hit ? 1 : 0)
+                offVerdicts = offVerdicts << 1 | (accentedOnset(near: Double(last) - 0.5 * period) ? 1 : 0)
+                verdictCount += 1
             }
-            // The tempo and phase were fitted to these same onsets, so partial agreement is
-            // weak evidence: only a full four counts as a lock.
-            confidence = confirmed == 4 ? 1 : confirmed / 8
-        } else {
-            guard abs(offset) > 0.1 * period, bestScore > 1.25 * current else {
-                rephaseVotes = 0
-                return
-            }
-            rephaseVotes += 1
-            guard rephaseVotes >= 2 else { return }
+            last = frame
+            hasLast = true
+            if confidence >= minimumConfidence { locked = true }
+            let beatPeriod = period
+            let sounding = Double(frame - lastSound) < max(0.25 * sampleRate, 1.5 * beatPeriod)
+            let onsetsGoing = Double(frame - lastOnsetFrame) < 16 * beatPeriod
+            if confidence < 0.05 || !sounding || !onsetsGoing { locked = false }
+            guard locked else { continue }
+            return Beat(frame: frame, confidence: confidence, period: Int(FastMath.floor(beatPeriod + 0.5)))
         }
-        rephaseVotes = 0
-        // The grid point of the new phase nearest the old prediction, never behind `now`.
-        var moved = next + offset
-        while moved <= Double(now) + 0.5 * period { moved += period }
-        next = moved
+        return nil
     }
 
-    /// Signed distance from `frame` to the nearest point of the grid through `phase`.
-    private func distance(_ frame: Double, to phase: Double) -> Double {
-        let beats = (frame - phase) / period
-        return (beats - FastMath.floor(beats + 0.5)) * period
-    }
-
-    /// Whether an accented onset (≥ 30 % of the strongest recent) lies within ±8 % of a period
+    /// Whether an accented onset (≥ 30 % of the strongest recent) lies within ±10 % of a period
     /// of `time` (the recent ones only).
     private func accentedOnset(near time: Double) -> Bool {
-        let tolerance = 0.08 * period
+        let tolerance = 0.1 * period
         let n = min(onsetCount, onsetCapacity)
         for i in 0..<n {
             let slot = (onsetCount - 1 - i) % onsetCapacity
@@ -174,19 +232,5 @@ struct BeatTracker {
             if abs(frame - time) <= tolerance && onsetStrengths[slot] >= 0.3 * strongest { return true }
         }
         return false
-    }
-
-    private func alignment(phase: Double, since start: Int64) -> Float {
-        let tolerance = 0.08 * period
-        var score: Float = 0
-        let n = min(onsetCount, onsetCapacity)
-        for i in 0..<n {
-            let slot = (onsetCount - 1 - i) % onsetCapacity
-            let frame = onsetFrames[slot]
-            if frame < start { break }
-            let d = abs(distance(Double(frame), to: phase))
-            if d < tolerance { score += onsetStrengths[slot] * Float(1 - d / tolerance) }
-        }
-        return score
     }
 }

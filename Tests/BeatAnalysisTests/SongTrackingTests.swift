@@ -1,0 +1,128 @@
+import BeatLab
+import EntrainCore
+@testable import EntrainEngine
+import Foundation
+import XCTest
+
+/// The beat tracker on songs played by sampled instruments (General MIDI rendered by fluidsynth
+/// with the FluidR3 GM soundfont; exact truth from the MIDI tempo map), side by side with
+/// aubiotrack on the same files. mir_eval conventions: beat F at ±70 ms after the first 5 s;
+/// lock time and gaps over the whole song. fluidsynth, the soundfont and aubio-tools are
+/// installed by `make test` (scripts/install-deps.sh), so these run there.
+final class SongTrackingTests: XCTestCase {
+    struct Measured {
+        let ours: BeatComparison.Row
+        let aubio: BeatComparison.Row
+    }
+
+    /// Both trackers on every song, once per test run (rendering is cached by SongRenderer).
+    nonisolated(unsafe) static var measured: [String: Measured]?
+
+    static func measure() throws -> [String: Measured] {
+        if let measured { return measured }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("song-vs-aubio-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var result: [String: Measured] = [:]
+        var ours: [BeatComparison.Row] = [], theirs: [BeatComparison.Row] = []
+        for item in try SongCorpus.items() {
+            let row = try BeatComparison.ours(item), other = try BeatComparison.aubio(item, directory: directory)
+            result[item.name] = Measured(ours: row, aubio: other)
+            ours.append(row)
+            theirs.append(other)
+        }
+        print(BeatComparison.songTable(ours: ours, aubio: theirs))
+        measured = result
+        return result
+    }
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(SongRenderer.isAvailable, "fluidsynth or fluid-soundfont-gm not installed (make test installs them)")
+        try XCTSkipUnless(AubioRunner.isAvailable, "aubio-tools not installed (make test installs it)")
+    }
+
+    /// Steady songs (constant tempo, shuffle, syncopation, fills, a dense mix, a fast one):
+    /// F ≥ 0.90 and above aubio's. Known failure, kept visible rather than tuned away: the ballad
+    /// locks at double tempo (its eighth-note hats, no bar-level evidence against it); it is still
+    /// asserted above aubio, and its beats right up to the octave. The dense mix used to be
+    /// doubled by the metrical check at about 24 s; its bars now keep it at 100.
+    func testSteadySongsAboveNinetyAndAboveAubio() throws {
+        let measured = try Self.measure()
+        let knownOctaveTrouble: Set = ["ballad-070"]
+        for name in SongCorpus.names {
+            let m = try XCTUnwrap(measured[name])
+            guard m.ours.category == .steady || m.ours.category == .swing else { continue }
+            let ours = m.ours.beats.events.f, theirs = m.aubio.beats.events.f
+            if !knownOctaveTrouble.contains(name) {
+                XCTAssertGreaterThanOrEqual(ours, 0.90, "\(name): beat F \(m.ours.beats.events)")
+            }
+            XCTAssertGreaterThan(ours, theirs, "\(name): ours \(ours), aubio \(theirs)")
+        }
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(measured["ballad-070"]).ours.beats.continuity.amlt, 0.9, "the ballad's beats up to the octave")
+    }
+
+    /// The drum break and the drifting tempo: beats all the way through; F ≥ 0.95 on the break
+    /// song, ≥ 0.9 on the drift (its beats sliding off the drifting tempo once made the metrical
+    /// check double it to 192 BPM) and above aubio's.
+    func testBreakAndDriftKeepTheBeat() throws {
+        let measured = try Self.measure()
+        let breakSong = try XCTUnwrap(measured["break-100"]), drift = try XCTUnwrap(measured["drift-092-108"])
+        XCTAssertGreaterThanOrEqual(breakSong.ours.beats.events.f, 0.95, "break-100: \(breakSong.ours.beats.events)")
+        XCTAssertGreaterThanOrEqual(drift.ours.beats.events.f, 0.9, "drift: \(drift.ours.beats.events)")
+        XCTAssertGreaterThan(drift.ours.beats.events.f, drift.aubio.beats.events.f)
+        // Through the four-bar break (15.0–24.6 s) every beat is published, on time.
+        let item = try SongCorpus.item(named: "break-100")
+        let events = try BeatAnalysis.analyse(item.samples, sampleRate: Double(item.sampleRate), blockSize: 64)
+        let beats = events.filter { $0.kind == .beat }
+        let inBreak = item.beats.filter { $0 > 15.2 && $0 < 24.4 }
+        let times = beats.map { Double($0.frame) / Double(item.sampleRate) }
+        let matched = inBreak.filter { t in times.contains { abs($0 - t) <= BeatMetrics.beatWindow } }
+        XCTAssertEqual(matched.count, inBreak.count, "beats in the break: \(matched.count) of \(inBreak.count)")
+        // Their confidence drops there (no drums confirm them) and comes back with the drums.
+        func confidence(_ range: ClosedRange<Double>) -> Float {
+            let c = beats.filter { range.contains(Double($0.frame) / Double(item.sampleRate)) }.map(\.strength)
+            return c.reduce(0, +) / Float(max(1, c.count))
+        }
+        XCTAssertLessThan(confidence(20...24.5), confidence(10...14.5) - 0.2)
+        XCTAssertGreaterThan(confidence(30...34), 0.7)
+    }
+
+    /// Lock time and gaps: every song locks (four right beats in a row), half of them within
+    /// 2.5 s of the first beat and all within 7 s; once beats come, at most one beat is ever
+    /// missing (the longest gap ≤ 2.1 periods and ≤ 1 s) while the music plays.
+    func testLockTimeAndLongestGap() throws {
+        let measured = try Self.measure()
+        var locks: [Double] = []
+        for name in SongCorpus.names {
+            let m = try XCTUnwrap(measured[name])
+            let lock = try XCTUnwrap(m.ours.lock.lockSeconds, "\(name) never locked")
+            locks.append(lock)
+            XCTAssertLessThanOrEqual(lock, 7, name)
+            let gap = "\(name): \(m.ours.lock.longestGapSeconds) s without a beat (aubio \(m.aubio.lock.longestGapSeconds) s)"
+            XCTAssertLessThanOrEqual(m.ours.lock.longestGapBeats, 2.1, gap)
+            XCTAssertLessThanOrEqual(m.ours.lock.longestGapSeconds, 1, gap)
+        }
+        let median = locks.sorted()[locks.count / 2]
+        print("lock times (s): \(locks.map { String(format: "%.1f", $0) }.joined(separator: " ")), median \(median)")
+        XCTAssertLessThanOrEqual(median, 2.5)
+    }
+
+    /// The preferred tempo moves the octave: the pop song at 120 BPM followed at 60 with a
+    /// hint of 60 (every other beat, nearly all of them right), and at 120 without one.
+    func testPreferredTempoChoosesTheOctave() throws {
+        let item = try SongCorpus.item(named: "pop-120")
+        var values = Engine.parameterTable.defaults
+        values[try Engine.parameterTable.entry(for: "/beat/tempo/prefer").index] = 60
+        let hinted = try BeatAnalysis.analyse(item.samples, sampleRate: Double(item.sampleRate), values: values).filter { $0.kind == .beat }
+        let plain = try BeatAnalysis.analyse(item.samples, sampleRate: Double(item.sampleRate)).filter { $0.kind == .beat }
+        func medianBPM(_ beats: [BeatEvent]) -> Double {
+            let late = beats.filter { Double($0.frame) / Double(item.sampleRate) > 10 }.map { Double($0.bpm) }.sorted()
+            return late.isEmpty ? 0 : late[late.count / 2]
+        }
+        XCTAssertEqual(medianBPM(hinted), 60, accuracy: 1)
+        XCTAssertEqual(medianBPM(plain), 120, accuracy: 1)
+        let score = BeatMetrics.evaluateBeats(reference: item.beats, estimated: hinted.map { Double($0.frame) / Double(item.sampleRate) })
+        XCTAssertGreaterThan(score.continuity.amlt, 0.9)
+        XCTAssertGreaterThan(score.events.precision, 0.9, "the hinted beats are true beats")
+    }
+}
