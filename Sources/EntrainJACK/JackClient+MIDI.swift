@@ -35,6 +35,7 @@ extension JackClient {
         context.pointee.flywheel = ClockFlywheel()
         context.pointee.lastDetected = (Int64.min / 2, 0, 0)
         context.pointee.midiFollowsTransport = options.midiFollowsTransport
+        context.pointee.timebaseMaster = options.timebase
         if options.timebase { becomeTimebaseMaster(client) }
         if options.midiIn {
             guard let port = jack_port_register(client, Self.midiInName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue | JackPortIsTerminal.rawValue), 0) else {

@@ -57,6 +57,8 @@ struct ProcessContext: ~Copyable {
     var midiIn: OpaquePointer?
     let midiInRing: UnsafeMutablePointer<MIDIInRing>
     var transport = TransportTempo()
+    /// --timebase: the transport's bars and beats are ours (aligned with the detected beats).
+    var timebaseMaster = false
     /// The phrase grid's beats, published by the control side under a sequence number (odd while
     /// writing): a beat's engine frame and a beat's length in frames (Double bits).
     let gridSequence = Atomic<Int>(0)
@@ -161,7 +163,7 @@ struct ProcessContext: ~Copyable {
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
             if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
-            noteDetectedTempo(engine)
+            noteDetectedTempo(engine, frames: frames)
             if midiOut != nil { writeMIDI(engine, frames: frames) }
             if midiIn != nil { readMIDI(start: engine.pointee.frame - Int64(frames), frames: frames) }
         } else {
@@ -193,10 +195,17 @@ struct ProcessContext: ~Copyable {
         }
     }
 
-    /// The tempo the timebase master publishes: the latest beat's.
-    private mutating func noteDetectedTempo(_ engine: UnsafeMutablePointer<Engine>) {
+    /// The tempo the timebase master publishes, the latest beat's, and that beat's place in
+    /// transport frames (the transport's frame at this cycle's start less the engine's).
+    private mutating func noteDetectedTempo(_ engine: UnsafeMutablePointer<Engine>, frames: jack_nframes_t) {
         for k in 0..<Engine.beatEventCount(engine) where Engine.beatEvent(engine, k).kind == .beat && Engine.beatEvent(engine, k).bpm > 0 {
-            transport.detectedBPM = Double(Engine.beatEvent(engine, k).bpm)
+            let event = Engine.beatEvent(engine, k)
+            transport.detectedBPM = Double(event.bpm)
+            guard timebaseMaster, let client else { continue }
+            var position = jack_position_t()
+            _ = jack_transport_query(client, &position)
+            transport.detectedBeat = event.frame - (engine.pointee.frame - Int64(frames)) + Int64(position.frame)
+            transport.detectedPeriod = Double(event.framesToNext)
         }
     }
 
