@@ -195,18 +195,19 @@ struct ProcessContext: ~Copyable {
         }
     }
 
-    /// The tempo the timebase master publishes, the latest beat's, and that beat's place in
-    /// transport frames (the transport's frame at this cycle's start less the engine's).
+    /// The tempo the timebase master publishes, the latest beat's (its frame and length for the
+    /// beats' phase), and while the transport rolls, its frame less the engine's at this cycle's start.
     private mutating func noteDetectedTempo(_ engine: UnsafeMutablePointer<Engine>, frames: jack_nframes_t) {
         for k in 0..<Engine.beatEventCount(engine) where Engine.beatEvent(engine, k).kind == .beat && Engine.beatEvent(engine, k).bpm > 0 {
             let event = Engine.beatEvent(engine, k)
             transport.detectedBPM = Double(event.bpm)
-            guard timebaseMaster, let client else { continue }
-            var position = jack_position_t()
-            _ = jack_transport_query(client, &position)
-            transport.detectedBeat = event.frame - (engine.pointee.frame - Int64(frames)) + Int64(position.frame)
+            transport.detectedBeat = event.frame
             transport.detectedPeriod = Double(event.framesToNext)
         }
+        guard timebaseMaster, let client else { return }
+        var position = jack_position_t()
+        let rolling = jack_transport_query(client, &position) == JackTransportRolling
+        transport.transportOffset = rolling ? Int64(position.frame) - (engine.pointee.frame - Int64(frames)) : nil
     }
 
     /// This period's beats and onsets as MIDI on midi_out (jack_midi_* are real-time safe).

@@ -11,10 +11,14 @@ struct TransportTempo {
     var beats = 0.0
     var lastFrame: jack_nframes_t = 0
     var counting = false
-    /// The last beat detected on beat_in in transport frames, and a beat's length then (frames;
-    /// 0: none yet): where the timebase master puts its beats' tick 0.
+    /// The last beat detected on beat_in (engine frame) and a beat's length then (frames; 0: none
+    /// yet): where the timebase master puts its beats' tick 0. Transport frame = engine frame +
+    /// `transportOffset`, read each cycle while the transport rolls (nil otherwise).
     var detectedBeat: Int64 = 0
     var detectedPeriod = 0.0
+    var transportOffset: Int64?
+    /// Aligned since the last relocation (the first alignment after one only moves forward).
+    var alignedSinceLocate = false
     /// Follower: whether the transport rolled in the previous period, the last beat sent (its
     /// number from bar 1 beat 1), and the previous period's position, for the beats' real length.
     var wasRolling = false
@@ -68,15 +72,21 @@ struct TransportTempo {
         let rate = position.pointee.frame_rate > 0 ? Double(position.pointee.frame_rate) : 48_000
         let bpm = detectedBPM > 0 ? detectedBPM : 120
         let perBeat = rate * 60 / bpm
+        let frame = Int64(position.pointee.frame)
         if newPosition || !counting {
-            beats = Double(position.pointee.frame) / perBeat
+            beats = Double(frame) / perBeat
             counting = true
+            alignedSinceLocate = false
         } else {
-            let advance = Double(Int64(position.pointee.frame) - Int64(lastFrame)) / perBeat
-            beats = aligned(at: Int64(position.pointee.frame), counted: beats + advance).map {
-                // Never back: behind the detected phase, the count goes on at half speed until it is on it.
-                max($0, beats + advance / 2)
-            } ?? beats + advance
+            let advance = Double(frame - Int64(lastFrame)) / perBeat
+            if let aligned = aligned(at: frame, counted: beats + advance) {
+                // Never back: behind the detected phase, the count goes on at half speed until it
+                // is on it; the first time after a relocation it moves forward onto it at once.
+                beats = alignedSinceLocate ? max(aligned, beats + advance / 2) : aligned < beats + advance ? aligned + 1 : aligned
+                alignedSinceLocate = true
+            } else {
+                beats += advance
+            }
         }
         lastFrame = position.pointee.frame
         let whole = Int(beats.rounded(.down))
@@ -94,8 +104,8 @@ struct TransportTempo {
     /// The count at transport frame `frame` with the last detected beat on a whole beat (the one
     /// nearest where `counted` puts it, so bars go on from where they are); nil without a recent beat.
     private func aligned(at frame: Int64, counted: Double) -> Double? {
-        guard detectedPeriod > 0 else { return nil }
-        let since = Double(frame - detectedBeat) / detectedPeriod
+        guard detectedPeriod > 0, let transportOffset else { return nil }
+        let since = Double(frame - detectedBeat - transportOffset) / detectedPeriod
         guard since > -1, since < 2 else { return nil }
         return (counted - since).rounded() + since
     }
