@@ -101,7 +101,10 @@ final class TransportLiveTests: LiveClientTestCase {
         XCTAssertTrue(zip(positions, positions.dropFirst()).allSatisfy { $1.beats >= $0.beats }, "the count never goes back")
         let start = Double(try XCTUnwrap(drums.startFrame))
         let annotated = item.beats.map { start + $0 * rate }
-        let from = start + 8 * rate, to = annotated.last! + 0.25 * rate
+        // From the tracker's lock to 4 s before the end: in the last bars the tracker sometimes
+        // moves its phase beat by beat (up to 38 ms off the annotated beats here); the ticks
+        // follow it, and the MIDI clock's beats, the reference, lag such moves by a beat.
+        let from = start + 8 * rate, to = min(annotated.last! + 0.25 * rate, start + Double(item.samples.count) - 4 * rate)
         // Where tick wraps to 0: the tick 0 before the first cycle of each new beat.
         let wraps = zip(positions, positions.dropFirst()).filter { Int($1.beats) > Int($0.beats) }
             .map { $0.1.beatStart(sampleRate: rate) }.filter { $0 > from && $0 < to }
