@@ -117,6 +117,7 @@ public struct Engine {
     /// than `maximumChunk` are taken in pieces.
     public mutating func process(_ io: PortBuffers, frames: Int) {
         var done = 0
+        beat.beginPeriod()
         while done < frames {
             let n = min(Self.maximumChunk, frames - done)
             var chunk = io

@@ -9,14 +9,13 @@ extension JackClient {
     public static let midiOutName = "midi_out"
     public static let midiInName = "midi_in"
 
-    /// Control side: where the phrase grid's beats fall (a beat's engine frame, its number since the
-    /// epoch, a beat's length in frames), for the MIDI clock while nothing is found on beat_in.
-    public func publishPhraseBeats(frame: Int64, index: Int, periodFrames: Double) {
+    /// Control side: where the phrase grid's beats fall (a beat's engine frame and a beat's length
+    /// in frames), for the MIDI clock while nothing is found on beat_in.
+    public func publishPhraseBeats(frame: Int64, periodFrames: Double) {
         let sequence = context.pointee.gridSequence.load(ordering: .relaxed)
         context.pointee.gridSequence.store(sequence + 1, ordering: .relaxed)
         atomicMemoryFence(ordering: .releasing)
         context.pointee.gridFrame.store(Int(frame), ordering: .relaxed)
-        context.pointee.gridIndex.store(index, ordering: .relaxed)
         context.pointee.gridPeriod.store(periodFrames.bitPattern, ordering: .relaxed)
         context.pointee.gridSequence.store(sequence + 2, ordering: .releasing)
     }
@@ -33,9 +32,10 @@ extension JackClient {
         context.pointee.midiIn = nil
         context.pointee.beatMIDI = nil
         context.pointee.transport = TransportTempo()
-        context.pointee.lastGridBeat = -1
-        context.pointee.lastDetected = (Int64.min / 2, 0)
+        context.pointee.flywheel = ClockFlywheel()
+        context.pointee.lastDetected = (Int64.min / 2, 0, 0)
         context.pointee.midiFollowsTransport = options.midiFollowsTransport
+        context.pointee.timebaseMaster = options.timebase
         if options.timebase { becomeTimebaseMaster(client) }
         if options.midiIn {
             guard let port = jack_port_register(client, Self.midiInName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue | JackPortIsTerminal.rawValue), 0) else {

@@ -76,8 +76,8 @@ extension JackClient {
             if !held.pending.isEmpty && now < held.pendingUntil { connectPending(&held, client) }
             guard let changed = held.connectionsChangedAt, now.timeIntervalSince(changed) >= Self.connectionSettle else { return }
             held.connectionsChangedAt = nil
-            var seen: [ClientPort: [String]] = [:]
-            for (port, handle) in held.portHandles {
+            var seen: [ConnectablePort: [String]] = [:]
+            for (port, handle) in connectable(held) {
                 let others = Self.names(jack_port_get_all_connections(client, handle))
                 if !others.isEmpty { seen[port] = others }
             }
@@ -96,9 +96,24 @@ extension JackClient {
 
     private func connectPending(_ held: inout Held, _ client: OpaquePointer) {
         held.pending.removeAll { port, other in
-            let ours = fullName(of: port)
-            let code = port.direction == .output ? jack_connect(client, ours, other) : jack_connect(client, other, ours)
+            let ours = "\(name):\(port.name)"
+            let code = port.isOutput ? jack_connect(client, ours, other) : jack_connect(client, other, ours)
             return code == 0 || code == EEXIST
         }
     }
+
+    /// Our registered ports whose connections are remembered: the audio and CV ports and the MIDI
+    /// ones (registered apart; their handles live in the process context, set with the handle's).
+    private func connectable(_ held: Held) -> [(ConnectablePort, OpaquePointer)] {
+        var ports = held.portHandles.map { (ConnectablePort(name: $0.key.name, isOutput: $0.key.direction == .output), $0.value) }
+        if let midi = context.pointee.midiOut { ports.append((ConnectablePort(name: Self.midiOutName, isOutput: true), midi)) }
+        if let midi = context.pointee.midiIn { ports.append((ConnectablePort(name: Self.midiInName, isOutput: false), midi)) }
+        return ports
+    }
+}
+
+/// One of our ports by its short name and direction, whatever its type (audio, CV or MIDI).
+struct ConnectablePort: Hashable {
+    let name: String
+    let isOutput: Bool
 }

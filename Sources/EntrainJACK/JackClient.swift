@@ -67,9 +67,9 @@ public final class JackClient: @unchecked Sendable {
         var closed = false
         var active = false
         /// Our ports' connections as last seen while the server was up (full names of the far ends).
-        var connections: [ClientPort: [String]] = [:]
+        var connections: [ConnectablePort: [String]] = [:]
         /// Connections to restore after a return whose far end is not back yet, and until when to try.
-        var pending: [(ClientPort, String)] = []
+        var pending: [(ConnectablePort, String)] = []
         var pendingUntil = Date.distantPast
         /// When JACK last said the graph's connections changed (re-read a moment later).
         var connectionsChangedAt: Date?

@@ -60,16 +60,17 @@ struct ProcessContext: ~Copyable {
     var midiIn: OpaquePointer?
     let midiInRing: UnsafeMutablePointer<MIDIInRing>
     var transport = TransportTempo()
+    /// --timebase: the transport's bars and beats are ours (aligned with the detected beats).
+    var timebaseMaster = false
     /// The phrase grid's beats, published by the control side under a sequence number (odd while
-    /// writing): a beat's engine frame, its number, a beat's length in frames (Double bits).
+    /// writing): a beat's engine frame and a beat's length in frames (Double bits).
     let gridSequence = Atomic<Int>(0)
     let gridFrame = Atomic<Int>(0)
-    let gridIndex = Atomic<Int>(0)
     let gridPeriod = Atomic<UInt64>(0)
-    /// Process side: the grid last read whole, the last grid beat sent, the last beat detected.
-    var grid = (frame: Int64(0), index: 0, period: 0.0)
-    var lastGridBeat = -1
-    var lastDetected = (frame: Int64.min / 2, period: Int64(0))
+    /// Process side: the grid last read whole, the last beat detected, the clock's own beats.
+    var grid = ClockFlywheel.Grid(frame: 0, period: 0)
+    var lastDetected = (frame: Int64.min / 2, period: Int64(0), strength: Float(0))
+    var flywheel = ClockFlywheel()
 
     init() {
         tap = .allocate(capacity: 1)
@@ -166,7 +167,7 @@ struct ProcessContext: ~Copyable {
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
             engine.pointee.process(io, frames: Int(frames))
             if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
-            noteDetectedTempo(engine)
+            noteDetectedTempo(engine, frames: frames)
             if midiOut != nil { writeMIDI(engine, frames: frames) }
             if midiIn != nil { readMIDI(start: engine.pointee.frame - Int64(frames), frames: frames) }
             notePeriodTime(began: began, endFrame: engine.pointee.frame)
@@ -177,28 +178,14 @@ struct ProcessContext: ~Copyable {
         }
     }
 
-    /// The phrase grid's beats inside [start, end), each once, to the MIDI clock.
-    private mutating func gridBeats(start: Int64, end: Int64) {
+    /// The phrase grid as the control side last published it whole (else the one read before).
+    private mutating func readGrid() {
         let before = gridSequence.load(ordering: .acquiring)
-        if before != 0 && before & 1 == 0 {
-            let frame = gridFrame.load(ordering: .relaxed), index = gridIndex.load(ordering: .relaxed)
-            let period = Double(bitPattern: gridPeriod.load(ordering: .relaxed))
-            atomicMemoryFence(ordering: .acquiring)
-            if gridSequence.load(ordering: .relaxed) == before { grid = (Int64(frame), index, period) }  // else: last period's
-        }
-        guard grid.period > 0 else { return }
-        var k = grid.index + Int((Double(start - grid.frame) / grid.period).rounded(.up))
-        while true {
-            let at = grid.frame + Int64((Double(k - grid.index) * grid.period).rounded())
-            guard at < end else { return }
-            if at >= start && k > lastGridBeat {
-                beatMIDI!.take(BeatEvent(kind: .beat, frame: at, strength: 1, count: lastGridBeat < 0 ? 1 : 2,
-                                         bpm: Float(60 * Double(sampleRate.load(ordering: .relaxed)) / grid.period),
-                                         framesToNext: Int32(grid.period.rounded())))
-                lastGridBeat = k
-            }
-            k += 1
-        }
+        guard before != 0 && before & 1 == 0 else { return }
+        let frame = gridFrame.load(ordering: .relaxed)
+        let period = Double(bitPattern: gridPeriod.load(ordering: .relaxed))
+        atomicMemoryFence(ordering: .acquiring)
+        if gridSequence.load(ordering: .relaxed) == before { grid = ClockFlywheel.Grid(frame: Int64(frame), period: period) }
     }
 
     /// midi_in's messages of this period onto the ring (a full ring drops them: the control side stalled).
@@ -213,11 +200,19 @@ struct ProcessContext: ~Copyable {
         }
     }
 
-    /// The tempo the timebase master publishes: the latest beat's.
-    private mutating func noteDetectedTempo(_ engine: UnsafeMutablePointer<Engine>) {
+    /// The tempo the timebase master publishes, the latest beat's (its frame and length for the
+    /// beats' phase), and while the transport rolls, its frame less the engine's at this cycle's start.
+    private mutating func noteDetectedTempo(_ engine: UnsafeMutablePointer<Engine>, frames: jack_nframes_t) {
         for k in 0..<Engine.beatEventCount(engine) where Engine.beatEvent(engine, k).kind == .beat && Engine.beatEvent(engine, k).bpm > 0 {
-            transport.detectedBPM = Double(Engine.beatEvent(engine, k).bpm)
+            let event = Engine.beatEvent(engine, k)
+            transport.detectedBPM = Double(event.bpm)
+            transport.detectedBeat = event.frame
+            transport.detectedPeriod = Double(event.framesToNext)
         }
+        guard timebaseMaster, let client else { return }
+        var position = jack_position_t()
+        let rolling = jack_transport_query(client, &position) == JackTransportRolling
+        transport.transportOffset = rolling ? Int64(position.frame) - (engine.pointee.frame - Int64(frames)) : nil
     }
 
     /// This period's beats and onsets as MIDI on midi_out (jack_midi_* are real-time safe).
@@ -230,14 +225,23 @@ struct ProcessContext: ~Copyable {
             let stopped = transport.beats(client, start: start, frames: Int(frames)) { beatMIDI!.take($0) }
             if stopped { beatMIDI!.stop(at: start) }
         }
-        for k in 0..<Engine.beatEventCount(engine) where !(midiFollowsTransport && Engine.beatEvent(engine, k).kind == .beat) {
+        for k in 0..<Engine.beatEventCount(engine) {
             let event = Engine.beatEvent(engine, k)
-            if event.kind == .beat { lastDetected = (event.frame, Int64(event.framesToNext)) }
-            beatMIDI!.take(event)
+            if event.kind == .onset {
+                beatMIDI!.take(event)
+            } else if !midiFollowsTransport {
+                lastDetected = (event.frame, Int64(event.framesToNext), event.strength)
+            }
         }
-        // Nothing found on beat_in for two beats: the phrase grid keeps the clock going.
-        if !midiFollowsTransport && start + Int64(frames) > lastDetected.frame + 2 * lastDetected.period {
-            gridBeats(start: start, end: start + Int64(frames))
+        if !midiFollowsTransport {
+            // The clock's beats aim at the detected beats while they come; two missed, the phrase grid.
+            readGrid()
+            let end = start + Int64(frames)
+            let detected = end <= lastDetected.frame + 2 * lastDetected.period
+            let target = detected ? ClockFlywheel.Grid(frame: lastDetected.frame, period: Double(lastDetected.period))
+                                  : grid.period > 0 ? grid : nil
+            flywheel.beats(start: start, end: end, target: target, strength: detected ? lastDetected.strength : Float(1),
+                           sampleRate: Double(sampleRate.load(ordering: .relaxed))) { beatMIDI!.take($0) }
         }
         beatMIDI!.finish()
         for k in 0..<beatMIDI!.outCount {

@@ -11,6 +11,14 @@ struct TransportTempo {
     var beats = 0.0
     var lastFrame: jack_nframes_t = 0
     var counting = false
+    /// The last beat detected on beat_in (engine frame) and a beat's length then (frames; 0: none
+    /// yet): where the timebase master puts its beats' tick 0. Transport frame = engine frame +
+    /// `transportOffset`, read each cycle while the transport rolls (nil otherwise).
+    var detectedBeat: Int64 = 0
+    var detectedPeriod = 0.0
+    var transportOffset: Int64?
+    /// Aligned since the last relocation (the first alignment after one only moves forward).
+    var alignedSinceLocate = false
     /// Follower: whether the transport rolled in the previous period, the last beat sent (its
     /// number from bar 1 beat 1), and the previous period's position, for the beats' real length.
     var wasRolling = false
@@ -58,16 +66,27 @@ struct TransportTempo {
         return false
     }
 
-    /// The timebase callback's work: 4/4 bars and beats at the detected tempo.
+    /// The timebase callback's work: 4/4 bars and beats at the detected tempo, each beat's tick 0
+    /// on a detected beat's frame while beats are found (within two beats of the last).
     mutating func fill(_ position: UnsafeMutablePointer<jack_position_t>, newPosition: Bool) {
         let rate = position.pointee.frame_rate > 0 ? Double(position.pointee.frame_rate) : 48_000
         let bpm = detectedBPM > 0 ? detectedBPM : 120
         let perBeat = rate * 60 / bpm
+        let frame = Int64(position.pointee.frame)
         if newPosition || !counting {
-            beats = Double(position.pointee.frame) / perBeat
+            beats = Double(frame) / perBeat
             counting = true
+            alignedSinceLocate = false
         } else {
-            beats += Double(Int64(position.pointee.frame) - Int64(lastFrame)) / perBeat
+            let advance = Double(frame - Int64(lastFrame)) / perBeat
+            if let aligned = aligned(at: frame, counted: beats + advance) {
+                // Never back: behind the detected phase, the count goes on at half speed until it
+                // is on it; the first time after a relocation it moves forward onto it at once.
+                beats = alignedSinceLocate ? max(aligned, beats + advance / 2) : aligned < beats + advance ? aligned + 1 : aligned
+                alignedSinceLocate = true
+            } else {
+                beats += advance
+            }
         }
         lastFrame = position.pointee.frame
         let whole = Int(beats.rounded(.down))
@@ -80,5 +99,14 @@ struct TransportTempo {
         position.pointee.beat_type = 4
         position.pointee.beats_per_minute = bpm
         position.pointee.valid = jack_position_bits_t(rawValue: position.pointee.valid.rawValue | JackPositionBBT.rawValue)
+    }
+
+    /// The count at transport frame `frame` with the last detected beat on a whole beat (the one
+    /// nearest where `counted` puts it, so bars go on from where they are); nil without a recent beat.
+    private func aligned(at frame: Int64, counted: Double) -> Double? {
+        guard detectedPeriod > 0, let transportOffset else { return nil }
+        let since = Double(frame - detectedBeat - transportOffset) / detectedPeriod
+        guard since > -1, since < 2 else { return nil }
+        return (counted - since).rounded() + since
     }
 }

@@ -3,11 +3,11 @@ import EntrainEngine
 
 /// MIDI options of `run`: the midi_out port with clock and notes from the beats on beat_in.
 struct MIDIOptions: ParsableArguments {
-    @Flag(name: .customLong("midi-clock"), help: "Register midi_out: MIDI clock (24 per quarter note) locked to the beats found on beat_in, start/stop/continue, a note per beat and per onset.")
+    @Flag(name: .customLong("midi-clock"), help: "Register midi_out: MIDI clock (24 per quarter note) on the beats found on beat_in, on the ambient engine's beat between them (gliding, never stopping), a note per beat and per onset.")
     var clock = false
     @Option(name: .customLong("midi-clock-source"), help: "What the MIDI clock follows: beat (the beats found on beat_in) or transport (JACK transport while it rolls with bars and beats).")
     var source = "beat"
-    @Flag(name: .customLong("timebase"), help: "Be JACK's timebase master (unless another client is): 4/4 bars and beats at the tempo found on beat_in, so a DAW can follow.")
+    @Flag(name: .customLong("timebase"), help: "Be JACK's timebase master (unless another client is): 4/4 bars and beats at the tempo found on beat_in, each beat starting on a detected beat, so a DAW can follow.")
     var timebase = false
     @Flag(name: .customLong("midi-in"), help: "Register midi_in: notes set the LED and haptic manual levels, controllers move the addresses bound by /midi/map or /midi/learn.")
     var input = false

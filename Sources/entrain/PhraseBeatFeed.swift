@@ -22,7 +22,7 @@ final class PhraseBeatFeed: Sendable {
                     let period = beat * rate
                     let predicted = published.map { $0.frame + Int64((Double(index - $0.index) * $0.period).rounded()) }
                     if published?.period != period || predicted.map({ abs($0 - frame) > Int64(rate / 50) }) ?? true {
-                        client.publishPhraseBeats(frame: frame, index: index, periodFrames: period)
+                        client.publishPhraseBeats(frame: frame, periodFrames: period)
                         published = (frame, index, period)
                     }
                 }

@@ -118,6 +118,33 @@ final class DMXLiveTests: LiveClientTestCase {
         XCTAssertTrue(tail.dropFirst().allSatisfy { $0.terminated && $0.channels.max() == 0 }, "then three stream-terminated packets")
     }
 
+    /// --sacn-multicast: frames reach a receiver in the universe's group (239.255.0.9 for
+    /// universe 9) on port 5568. The sender picks no interface: the kernel routes the group (on
+    /// this VM through eth0; lo has no MULTICAST flag, and a receiver joined on lo alone gets
+    /// nothing), and the receiver, joined on the same route, gets them by IP_MULTICAST_LOOP.
+    func testSACNMulticastReachesAReceiverInTheUniversesGroup() throws {
+        let receiver: DMXTestReceiver
+        do {
+            receiver = try DMXTestReceiver.multicast(group: "239.255.0.9", port: 5568)
+        } catch let error as DMXTestReceiver.MulticastUnavailable {
+            throw XCTSkip("this machine cannot carry multicast to itself: \(error)")
+        }
+        defer { receiver.stop() }
+        let rec = try recorder(channels: 1, seconds: 0.2)
+        let client = try startClient(["--sacn-multicast", "--dmx-universe", "9", "--dmx-map", "1=led,2=77",
+                                      "--set", "/led/source/manual=1", "--set", "/led/manual=0.6"], recorder: rec)
+        XCTAssertTrue(receiver.wait { $0.filter { $0.universe == 9 && $0.channels[0] == 153 }.count >= 20 },
+                      "frames in the group with led 0.6: \(receiver.received.frames.count) received")
+        let frames = receiver.received.frames.filter { $0.universe == 9 }
+        XCTAssertEqual(frames.last?.channels[1], 77, "the fixed level")
+        let span = try XCTUnwrap(frames.last).arrival - frames[0].arrival
+        let rate = Double(frames.count - 1) / span
+        XCTAssertEqual(rate, 40, accuracy: 4, "the refresh, over the multicast group")
+        stopClient(client)
+        XCTAssertTrue(receiver.wait { $0.suffix(3).allSatisfy { $0.terminated } }, "the stream ends in the group too")
+        print(String(format: "sACN multicast: %d frames at %.1f frames/s in 239.255.0.9", frames.count, rate))
+    }
+
     func testADisarmedStrobeIsDarkOnDMXAsOnThePort() throws {
         let receiver = try DMXTestReceiver(.artNet)
         defer { receiver.stop() }

@@ -23,11 +23,10 @@ final class MIDILiveTests: LiveClientTestCase {
         let rate = Double(server.sampleRate)
         let drumsStart = UInt32(try XCTUnwrap(drums.startFrame))
         let drumsEnd = drumsStart + UInt32(item.samples.count)
-        // Before the drums the phrase grid runs the clock (Start); when they end the clock stops
-        // after two quarters and the phrase grid's next beat continues it.
+        // Before the drums the phrase grid runs the clock (Start); it runs on through the drums
+        // and after them without a Stop or Continue.
         let transport = events.filter { $0.bytes.count == 1 && $0.bytes[0] != 0xF8 }
-        XCTAssertEqual(transport.map(\.bytes[0]), [0xFA, 0xFC, 0xFB], "Start, Stop, Continue")
-        XCTAssertGreaterThan(transport[1].frame, drumsEnd - UInt32(rate), "the Stop comes when the drums end")
+        XCTAssertEqual(transport.map(\.bytes[0]), [0xFA], "Start, then neither Stop nor Continue")
         let clocks = events.filter { $0.bytes == [0xF8] }.map(\.frame)
         let afterDrums = clocks.filter { $0 > drumsEnd + UInt32(rate) }.count
         XCTAssertGreaterThan(afterDrums, 10, "the clock goes on after the drums")
@@ -43,7 +42,7 @@ final class MIDILiveTests: LiveClientTestCase {
         XCTAssertTrue(beatNotes.allSatisfy(clockFrames.contains), "notes on the clock's beat frames")
         var quarters: [Int] = []
         for (a, b) in zip(beatNotes, beatNotes.dropFirst()) { quarters.append(clocks.filter { $0 >= a && $0 < b }.count) }
-        XCTAssertGreaterThanOrEqual(Double(quarters.filter { $0 == 24 }.count), 0.9 * Double(quarters.count), "24 clocks per quarter: \(quarters)")
+        assertTwentyFourClocks(quarters)
         // Beat notes 0.5 s apart (the tracker's grid), onset notes on the kicks and snares too.
         let gaps = zip(beatNotes, beatNotes.dropFirst()).map { Double($1 - $0) / rate }.sorted()
         XCTAssertEqual(gaps[gaps.count / 2], 0.5, accuracy: 0.005, "median beat interval")
@@ -51,6 +50,72 @@ final class MIDILiveTests: LiveClientTestCase {
         XCTAssertEqual(events.filter { $0.bytes.first == 0x99 }.count, events.filter { $0.bytes.first == 0x89 }.count, "every note ends")
         print(String(format: "live MIDI: %.2f clocks/s over %.1f s, %d beat notes, quarters with 24 clocks %d of %d",
                      perSecond, Double(to - from) / rate, beatNotes.count, quarters.filter { $0 == 24 }.count, quarters.count))
+    }
+
+    /// Drums (120 BPM), 14 s of silence, drums again, the phrase grid at 100 BPM between: a drum machine
+    /// following the clock sees it run on. After the Start neither Stop nor Continue, 24 clocks in
+    /// every beat, and around both hand-overs the clock's spacing stays between the two tempos'
+    /// (less and more the flywheel's slew and a frame of rounding); back on the drums' beats.
+    func testTheClockRunsOnWithoutABreakWhenTheDrumsStopAndComeBack() throws {
+        let server = try self.server
+        let rec = try recorder(seconds: 0.1)
+        let client = try startClient(["--midi-clock", "--set", "/ambient/drumEuclidBaseBPM=100"], recorder: rec)
+        let midi = try JackMIDIRecorder(server: server.name)
+        try midi.connect(from: "entrain:midi_out")
+        let item = try XCTUnwrap(BeatCorpus.item(named: "rock-120", sampleRate: server.sampleRate))
+        let rate = Double(server.sampleRate)
+        let part = Array(item.samples.prefix(Int(14 * rate))), silence = Int(14 * rate)
+        let drums = try JackPlayer(server: server.name, samples: part + Array(repeating: 0, count: silence) + part, name: "drums")
+        try drums.connect(to: "entrain:beat_in")
+        drums.play()
+        while !drums.isFinished { usleep(50_000) }
+        stopClient(client)
+
+        let events = midi.events
+        let start = UInt32(try XCTUnwrap(drums.startFrame))
+        let firstEnd = start + UInt32(part.count), secondStart = firstEnd + UInt32(silence), secondEnd = secondStart + UInt32(part.count)
+        let transport = events.filter { $0.bytes.count == 1 && $0.bytes[0] != 0xF8 }.map(\.bytes[0])
+        XCTAssertEqual(transport, [0xFA], "Start, then neither Stop nor Continue")
+        let clocks = events.filter { $0.bytes == [0xF8] }.map(\.frame)
+        let beats = events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 && $0.bytes[2] > 0 }.map(\.frame)
+        var quarters: [Int] = []
+        for (a, b) in zip(beats, beats.dropFirst()) { quarters.append(clocks.filter { $0 >= a && $0 < b }.count) }
+        assertTwentyFourClocks(quarters)
+
+        // The spacing of the clocks from 2 s before to 8 s after each hand-over.
+        let slew = 0.05
+        let fast = 24_000.0 / 24, slow = 28_800.0 / 24
+        for (name, from) in [("drums to grid", firstEnd), ("grid to drums", secondStart)] {
+            let near = clocks.filter { $0 >= from - UInt32(2 * rate) && $0 < from + UInt32(8 * rate) }
+            let gaps = zip(near, near.dropFirst()).map { Double($1 - $0) }
+            let shortest = try XCTUnwrap(gaps.min()), longest = try XCTUnwrap(gaps.max())
+            // The tracker's own beat at 120 BPM wanders by about a percent: 2 % of room.
+            XCTAssertGreaterThanOrEqual(shortest, fast * (1 - slew - 0.02) - 1, "\(name): no burst")
+            XCTAssertLessThanOrEqual(longest, slow * (1 + slew) + 1, "\(name): no gap")
+            print(String(format: "MIDI clock hand-over, %@: clock spacing %.0f to %.0f frames (%.2f to %.2f ms)",
+                         name, shortest, longest, shortest / rate * 1000, longest / rate * 1000))
+        }
+        // In the silence the clock glides onto the phrase grid's 100 BPM (28,800 frames a beat:
+        // four beats for the tempo, up to ten for half a beat's phase)...
+        let grid = beats.filter { $0 > firstEnd + UInt32(11 * rate) && $0 < secondStart }
+        let gridGaps = zip(grid, grid.dropFirst()).map { Int($1) - Int($0) }
+        XCTAssertFalse(gridGaps.isEmpty)
+        XCTAssertTrue(gridGaps.allSatisfy { abs($0 - 28_800) <= 2 }, "on the phrase grid: \(gridGaps)")
+        // ...and back on the drums' beats (their annotated frames) for their last 4 seconds.
+        let truth = item.beats.map { secondStart + UInt32($0 * rate) }.filter { $0 > secondEnd - UInt32(4 * rate) && $0 < secondEnd }
+        let late = truth.map { t in beats.map { abs(Double(Int($0) - Int(t))) }.min() ?? .infinity }
+        XCTAssertFalse(late.isEmpty)
+        XCTAssertLessThan(late.max()! / rate, 0.03, "back on the drums' beats: \(late)")
+        print(String(format: "MIDI clock back on the drums: beat notes within %.1f ms of the annotated beats", late.max()! / rate * 1000))
+    }
+
+    /// 24 clocks in every beat sent. What the recorder gets can lack a cycle's events when the
+    /// loaded test machine skips it (an xrun: seen once in a full-suite run, two quarters of 23
+    /// and a note-on without its note-off), never add any: 23 is tolerated in a few quarters.
+    func assertTwentyFourClocks(_ quarters: [Int], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(quarters.allSatisfy { $0 == 24 || $0 == 23 }, "24 clocks per quarter: \(quarters)", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(Double(quarters.filter { $0 == 24 }.count), 0.95 * Double(quarters.count),
+                                    "24 clocks per quarter: \(quarters)", file: file, line: line)
     }
 
     /// Nothing on beat_in: the clock runs on the ambient engine's own beat (100 BPM here), its

@@ -10,14 +10,9 @@ final class ServerReturnTests: XCTestCase {
     func testAServerKilledAndStartedAgainGetsTheClientBackAsItWas() throws {
         let server = try JackTestServer()
         defer { server.stop() }
-        let port = LiveClientTestCase.freePort()
-        var probe: JackRecorder? = try JackRecorder(server: server.name, channels: 1, seconds: 0.1, name: "probe")
-        let client = try EntrainBinary.launch(["run", "--quiet", "--no-restore", "--osc-port", "\(port)", "--carrier", "300",
-                                               "--fade-in", "0.05", "--fade-out", "0.2"], environment: server.environment)
+        var probe: JackRecorder?  // dropped when the server dies, as a client would be
+        let (client, osc) = try launch(["--carrier", "300"], on: server, probe: &probe)
         defer { if client.process.isRunning { client.signal(SIGKILL, waitUpTo: 2) } }
-        try probe!.waitForPort("entrain:haptic")
-        let osc = try OSCTestClient(targetPort: port)
-        try waitForAnswer(osc)
         // Set before the fault: must still play after it.
         osc.send("/entrain/carrier", [.float(321)])
         usleep(100_000)
@@ -58,6 +53,61 @@ final class ServerReturnTests: XCTestCase {
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
         XCTAssertEqual(client.result().status, 0, client.result().error)
         XCTAssertTrue(client.result().error.contains("JACK server is back"), client.result().error)
+    }
+
+    /// midi_out and midi_in are registered apart from the audio and CV ports; their connections
+    /// come back too, to far ends that return after us (retried until they exist), and the
+    /// clock flows again.
+    func testTheMIDIPortsGetTheirConnectionsBackAfterTheServerReturns() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        var probe: JackRecorder?  // dropped when the server dies, as a client would be
+        let (client, osc) = try launch(["--midi-clock", "--midi-in"], on: server, probe: &probe)
+        defer { if client.process.isRunning { client.signal(SIGKILL, waitUpTo: 2) } }
+        var recorder: JackMIDIRecorder? = try JackMIDIRecorder(server: server.name)
+        var keys: JackMIDISender? = try JackMIDISender(server: server.name)
+        try recorder!.connect(from: "entrain:midi_out")
+        try keys!.connect(to: "entrain:midi_in")
+        try waitFor("clocks before the fault") { recorder!.events.contains { $0.bytes == [0xF8] } }
+        usleep(600_000)  // the client re-reads its connections once they settle
+
+        server.crash()
+        (probe, recorder, keys) = (nil, nil, nil)
+        try waitFor("the status to say the server is gone") { osc.request("/status")?.arguments[safe: 10] == .string("gone") }
+        try server.restart()
+        let back = try JackRecorder(server: server.name, channels: 1, seconds: 0.1, name: "probe")
+        try back.waitForPort("entrain:midi_out", timeout: 10)
+        usleep(500_000)  // the far ends come back after us: their connections wait for them
+        let midi = try JackMIDIRecorder(server: server.name)
+        let sender = try JackMIDISender(server: server.name)
+        try waitFor("the MIDI connections to be restored") {
+            back.connections(of: "entrain:midi_out") == ["\(midi.name):in"] && back.connections(of: "entrain:midi_in") == ["\(sender.name):out"]
+        }
+        try waitFor("the clock to flow again") { midi.events.filter { $0.bytes == [0xF8] }.count >= 24 }
+        sender.send(0x90, 60, 127)
+        try waitFor("a note on midi_in to set /led/manual") {
+            if case .float(let v) = osc.request("/led/manual")?.arguments.first { return v == 1 }
+            return false
+        }
+        XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
+        XCTAssertEqual(client.result().status, 0, client.result().error)
+    }
+
+    /// `entrain run` with `arguments` on `server`, up, with OSC answering, and a probe client there.
+    func launch(_ arguments: [String], on server: JackTestServer, probe: inout JackRecorder?) throws -> (EntrainBinary.Launched, OSCTestClient) {
+        let port = LiveClientTestCase.freePort()
+        probe = try JackRecorder(server: server.name, channels: 1, seconds: 0.1, name: "probe")
+        let client = try EntrainBinary.launch(["run", "--quiet", "--no-restore", "--osc-port", "\(port)", "--fade-in", "0.05",
+                                               "--fade-out", "0.2"] + arguments, environment: server.environment)
+        do {
+            try probe!.waitForPort("entrain:haptic")
+        } catch {
+            client.signal(SIGKILL, waitUpTo: 2)
+            throw error
+        }
+        let osc = try OSCTestClient(targetPort: port)
+        try waitForAnswer(osc)
+        return (client, osc)
     }
 
     func waitForAnswer(_ osc: OSCTestClient) throws {

@@ -70,4 +70,61 @@ final class TransportLiveTests: LiveClientTestCase {
         XCTAssertTrue(positions.allSatisfy { $0.beats >= 0 }, "bar and beat from 1")
         print(String(format: "timebase master: %.2f BPM read back by jack_showtime", bpm))
     }
+
+    /// As timebase master its beats start on the detected beats: a client reading the position
+    /// with jack_transport_query every cycle sees tick 0 on the beats the MIDI clock marks (the
+    /// detected ones), with the count never going back, although the transport began rolling
+    /// before the tracker had locked.
+    func testAsTimebaseMasterItsBeatsStartOnTheDetectedBeats() throws {
+        let server = try self.server
+        guard let tool = try JackTransportTool(server: server.name) else { throw XCTSkip("jack_transport is not installed (jackd2)") }
+        defer { tool.quit() }
+        let rec = try recorder(seconds: 0.1)
+        let client = try startClient(["--timebase", "--midi-clock"], recorder: rec)
+        let midi = try JackMIDIRecorder(server: server.name)
+        try midi.connect(from: "entrain:midi_out")
+        let reader = try JackTransportReader(server: server.name)
+        let item = try XCTUnwrap(BeatCorpus.item(named: "rock-090", sampleRate: server.sampleRate))
+        let drums = try JackPlayer(server: server.name, samples: item.samples, name: "drums")
+        try drums.connect(to: "entrain:beat_in")
+        drums.play()
+        usleep(2_000_000)
+        tool.send("locate 0")
+        tool.send("play")
+        while !drums.isFinished { usleep(50_000) }
+        tool.send("stop")
+        stopClient(client)
+
+        let rate = Double(server.sampleRate)
+        let positions = reader.positions
+        XCTAssertGreaterThan(positions.count, 1000)
+        XCTAssertTrue(zip(positions, positions.dropFirst()).allSatisfy { $1.beats >= $0.beats }, "the count never goes back")
+        let start = Double(try XCTUnwrap(drums.startFrame))
+        let annotated = item.beats.map { start + $0 * rate }
+        // From the tracker's lock to 4 s before the end: in the last bars the tracker sometimes
+        // moves its phase beat by beat (up to 38 ms off the annotated beats here); the ticks
+        // follow it, and the MIDI clock's beats, the reference, lag such moves by a beat.
+        let from = start + 8 * rate, to = min(annotated.last! + 0.25 * rate, start + Double(item.samples.count) - 4 * rate)
+        // Where tick wraps to 0: the tick 0 before the first cycle of each new beat.
+        let wraps = zip(positions, positions.dropFirst()).filter { Int($1.beats) > Int($0.beats) }
+            .map { $0.1.beatStart(sampleRate: rate) }.filter { $0 > from && $0 < to }
+        XCTAssertGreaterThan(wraps.count, 15)
+        // The detected beats: the MIDI clock's beat notes where it runs on them (beats before and
+        // after of the tempo's length; while it glides onto them they are 5 % longer or shorter).
+        let notes = midi.events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 && $0.bytes[2] > 0 }.map { Double($0.frame) }
+        let gaps = zip(notes, notes.dropFirst()).map { $1 - $0 }
+        let median = gaps.sorted()[gaps.count / 2]
+        let steady = (1..<max(1, notes.count - 1)).filter { (k: Int) -> Bool in
+            abs(gaps[k - 1] - median) <= 0.005 * median && abs(gaps[k] - median) <= 0.005 * median
+        }
+        let detected = steady.map { notes[$0] }.filter { $0 > from && $0 < to }
+        XCTAssertGreaterThan(detected.count, 10)
+        let offDetected = detected.map { d in wraps.map { abs($0 - d) }.min() ?? .infinity }
+        let offAnnotated = wraps.map { w in annotated.map { abs($0 - w) }.min() ?? .infinity }
+        // A tick is 1/1920 beat (17 frames at 90 BPM): the position says where a beat began to the tick.
+        XCTAssertLessThan(offDetected.max()! / rate, 0.003, "tick 0 on the detected beats: \(offDetected)")
+        XCTAssertLessThan(offAnnotated.max()! / rate, 0.02, "and so on the drums' beats: \(offAnnotated)")
+        print(String(format: "timebase master: tick 0 within %.2f ms of the detected beats (%.2f ms of the annotated) over %d beats",
+                     offDetected.max()! / rate * 1000, offAnnotated.max()! / rate * 1000, detected.count))
+    }
 }

@@ -68,16 +68,22 @@ public final class DMXTestReceiver: @unchecked Sendable {
     private var thread: Thread?
     private var stopping = false
 
-    public init(_ kind: Kind) throws {
-        self.kind = kind
-        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    public convenience init(_ kind: Kind) throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         var chosen = 0
         for _ in 0..<50 {
             let candidate = Int.random(in: 20_000...60_000)
             if Loopback.bind(fd, port: candidate) { chosen = candidate; break }
         }
         guard chosen != 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        port = chosen
+        self.init(kind, socket: fd, port: chosen)
+    }
+
+    /// Receives on `fd`, already bound to `port` (and maybe in a multicast group), until stopped.
+    init(_ kind: Kind, socket fd: Int32, port: Int) {
+        self.kind = kind
+        self.fd = fd
+        self.port = port
         var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let thread = Thread { [self] in receive() }

@@ -38,12 +38,11 @@ public final class JackMIDISender {
             }
             return 0
         }, UnsafeMutableRawPointer(state))
-        guard jack_activate(client) == 0 else { throw TestSupportError.cannotOpenClient }
+        try JackTestClients.activate(client)
     }
 
     deinit {
-        jack_deactivate(client)
-        jack_client_close(client)
+        JackTestClients.close(client)
         state.deinitialize(count: 1).deallocate()
     }
 

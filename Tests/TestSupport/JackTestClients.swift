@@ -23,4 +23,15 @@ enum JackTestClients {
             usleep(20_000)
         }
     }
+
+    /// Activate a client whose callbacks are set.
+    static func activate(_ client: OpaquePointer) throws {
+        guard jack_activate(client) == 0 else { throw TestSupportError.cannotOpenClient }
+    }
+
+    /// Stop and close a client (from deinit: its process callback's memory may go after this).
+    static func close(_ client: OpaquePointer) {
+        jack_deactivate(client)
+        jack_client_close(client)
+    }
 }

@@ -47,6 +47,10 @@ struct BeatAnalysisPlugin: EnginePlugin {
     /// This period's events, in the order found (onsets may be stamped before the period).
     var events = InlineArray<32, BeatEvent>(repeating: BeatEvent(kind: .onset, frame: 0, strength: 0))
     var eventCount = 0
+    /// The host period's events, all its chunks' (a period longer than `Engine.maximumChunk` is
+    /// analysed in pieces): what the JACK client turns into MIDI. Reset by `beginPeriod`.
+    var periodEvents = InlineArray<64, BeatEvent>(repeating: BeatEvent(kind: .onset, frame: 0, strength: 0))
+    var periodEventCount = 0
     /// Loudest hop (mean square) since the control side last read it; events that did not fit.
     var loudest: Float = 0
     var dropped = 0
@@ -164,10 +168,17 @@ struct BeatAnalysisPlugin: EnginePlugin {
         }
     }
 
+    /// A new host period starts (before its first chunk).
+    mutating func beginPeriod() { periodEventCount = 0 }
+
     private mutating func publish(_ event: BeatEvent, _ ring: UnsafePointer<BeatEventRing>) {
         if eventCount < Self.eventCapacity {
             events[eventCount] = event
             eventCount += 1
+        }
+        if periodEventCount < 64 {
+            periodEvents[periodEventCount] = event
+            periodEventCount += 1
         }
         if !ring.pointee.push(event) { dropped += 1 }
     }

@@ -1,0 +1,70 @@
+import EntrainCore
+@testable import EntrainEngine
+import XCTest
+
+/// The MIDI clock's own beats across hand-overs between grids of other tempos and phases,
+/// through BeatMIDI as the process thread drives them.
+final class ClockFlywheelTests: XCTestCase {
+    typealias Grid = ClockFlywheel.Grid
+
+    /// Runs periods of 256 frames from frame 0 to `frames`; `target(start)` is the grid followed then.
+    func run(frames: Int64, target: (Int64) -> Grid?) -> (beats: [BeatEvent], clocks: [Int64], others: [UInt8]) {
+        var flywheel = ClockFlywheel()
+        var midi = BeatMIDI(settings: BeatMIDISettings(), sampleRate: 48_000)
+        var beats: [BeatEvent] = [], clocks: [Int64] = [], others: [UInt8] = []
+        for start in stride(from: Int64(0), to: frames, by: 256) {
+            midi.begin(start: start, frames: 256)
+            flywheel.beats(start: start, end: start + 256, target: target(start), strength: 1, sampleRate: 48_000) {
+                beats.append($0)
+                midi.take($0)
+            }
+            midi.finish()
+            for k in 0..<midi.outCount where midi.out[k].size == 1 {
+                if midi.out[k].b0 == BeatMIDI.clock { clocks.append(start + Int64(midi.out[k].offset)) } else { others.append(midi.out[k].b0) }
+            }
+        }
+        return (beats, clocks, others)
+    }
+
+    func testOnItsTargetEveryBeatLandsOnTheTargetsFrame() {
+        let grid = Grid(frame: 1_000, period: 24_000)
+        let (beats, clocks, others) = run(frames: 48_000 * 10) { _ in grid }
+        XCTAssertEqual(beats.map(\.frame), Array(stride(from: Int64(1_000), to: 48_000 * 10, by: 24_000)))
+        XCTAssertEqual(beats.first?.count, 1, "the first beat is counted 1 (Start)")
+        XCTAssertEqual(others, [BeatMIDI.startByte])
+        XCTAssertTrue(zip(clocks, clocks.dropFirst()).allSatisfy { $1 - $0 == 1_000 }, "clocks every 1,000 frames")
+    }
+
+    /// 120 BPM, then a grid at 100 BPM a third of a beat off, then 120 BPM half a beat off the
+    /// first: never a Stop or Continue, 24 clocks in every beat, each beat within the slew of the
+    /// one before, the clock's spacing between the two tempos' (less and more the slew), and on
+    /// each new grid's frames once it has glided there.
+    func testHandOversGlideWithoutAStopABurstOrAGap() {
+        let a = Grid(frame: 1_000, period: 24_000), b = Grid(frame: 9_000, period: 28_800), c = Grid(frame: 13_000, period: 24_000)
+        let toB: Int64 = 48_000 * 10, toC: Int64 = 48_000 * 30
+        let (beats, clocks, others) = run(frames: 48_000 * 50) { $0 < toB ? a : $0 < toC ? b : c }
+        XCTAssertEqual(others, [BeatMIDI.startByte], "Start, then neither Stop nor Continue")
+        for (x, y) in zip(beats, beats.dropFirst()) {
+            XCTAssertEqual(clocks.filter { $0 >= x.frame && $0 < y.frame }.count, 24, "24 clocks in the beat at \(x.frame)")
+            XCTAssertLessThanOrEqual(abs(Double(y.framesToNext) / Double(x.framesToNext) - 1), ClockFlywheel.slew + 1e-4)
+        }
+        let gaps = zip(clocks, clocks.dropFirst()).map { $1 - $0 }
+        let slew = ClockFlywheel.slew
+        XCTAssertGreaterThanOrEqual(Double(gaps.min()!), 1_000 * (1 - slew) - 1, "no burst")
+        XCTAssertLessThanOrEqual(Double(gaps.max()!), 1_200 * (1 + slew) + 1, "no gap")
+        let onB = beats.filter { $0.frame >= toB + 48_000 * 12 && $0.frame < toC }
+        XCTAssertFalse(onB.isEmpty)
+        XCTAssertTrue(onB.allSatisfy { ($0.frame - b.frame) % 28_800 == 0 }, "on the 100 BPM grid: \(onB.map(\.frame))")
+        let onC = beats.filter { $0.frame >= toC + 48_000 * 12 }
+        XCTAssertFalse(onC.isEmpty)
+        XCTAssertTrue(onC.allSatisfy { ($0.frame - c.frame) % 24_000 == 0 }, "on the shifted 120 BPM grid: \(onC.map(\.frame))")
+    }
+
+    /// No target yet: nothing; a target lost later: the beats run on at their length.
+    func testWithoutATargetItWaitsThenRunsOn() {
+        let grid = Grid(frame: 5_000, period: 24_000)
+        let (beats, _, _) = run(frames: 48_000 * 8) { $0 < 48_000 ? nil : $0 < 48_000 * 3 ? grid : nil }
+        XCTAssertEqual(beats.first?.frame, 53_000, "the first beat on the target's first beat")
+        XCTAssertEqual(beats.map(\.frame), Array(stride(from: Int64(53_000), to: 48_000 * 8, by: 24_000)))
+    }
+}
