@@ -20,6 +20,14 @@ extension JackClient {
         context.pointee.gridSequence.store(sequence + 2, ordering: .releasing)
     }
 
+    /// Before deactivating: one last period stops the MIDI clock and ends every sounding note (a
+    /// drum machine following us stops, no synth is left holding a note). Waits at most 100 ms.
+    func endMIDI() {
+        guard context.pointee.midiOut != nil, context.pointee.beatMIDI != nil else { return }
+        context.pointee.midiEnding.store(1, ordering: .releasing)
+        for _ in 0..<100 where context.pointee.midiEnding.load(ordering: .acquiring) != 2 { usleep(1000) }
+    }
+
     /// Control side: what came in on midi_in since the last call, oldest first.
     public func takeMIDIInput(_ body: (MIDIInEvent) -> Void) {
         while let event = context.pointee.midiInRing.pointee.popFirst() { body(event) }
@@ -29,6 +37,7 @@ extension JackClient {
     /// open of a handle).
     func registerMIDI(_ client: OpaquePointer) throws {
         context.pointee.midiOut = nil
+        context.pointee.midiEnding.store(0, ordering: .relaxed)
         context.pointee.midiIn = nil
         context.pointee.beatMIDI = nil
         context.pointee.transport = TransportTempo()

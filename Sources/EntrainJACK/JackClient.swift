@@ -277,6 +277,7 @@ public final class JackClient: @unchecked Sendable {
             guard !held.closed else { return }
             if let client = held.client {
                 if !serverGone {
+                    if held.active { endMIDI() }
                     jack_deactivate(client)
                     for (_, handle) in held.portHandles { jack_remove_properties(client, jack_port_uuid(handle)) }
                     if let midi = context.pointee.midiOut { jack_remove_properties(client, jack_port_uuid(midi)) }

@@ -53,6 +53,9 @@ struct ProcessContext: ~Copyable {
     static var tapScratchFrames: Int { 16_384 }
     /// MIDI out (--midi-clock): clock and notes from the beat analysis's events, frame-exact.
     var midiOut: OpaquePointer?
+    /// Closing: the control side asks (1) for a last period of MIDI that stops the clock and ends
+    /// every note; the process thread says it went out (2), and sends nothing after it.
+    let midiEnding = Atomic<Int>(0)
     var beatMIDI: BeatMIDI?
     /// The MIDI clock follows JACK transport's beats instead of beat_in's.
     var midiFollowsTransport = false
@@ -221,6 +224,16 @@ struct ProcessContext: ~Copyable {
         jack_midi_clear_buffer(buffer)
         let start = engine.pointee.frame - Int64(frames)
         beatMIDI!.begin(start: start, frames: Int(frames))
+        switch midiEnding.load(ordering: .acquiring) {
+        case 0: break
+        case 1:
+            beatMIDI!.closeDown()
+            beatMIDI!.finish()
+            sendMIDI(buffer)
+            midiEnding.store(2, ordering: .releasing)
+            return
+        default: return
+        }
         if midiFollowsTransport, let client {
             let stopped = transport.beats(client, start: start, frames: Int(frames)) { beatMIDI!.take($0) }
             if stopped { beatMIDI!.stop(at: start) }
@@ -244,6 +257,11 @@ struct ProcessContext: ~Copyable {
                            sampleRate: Double(sampleRate.load(ordering: .relaxed))) { beatMIDI!.take($0) }
         }
         beatMIDI!.finish()
+        sendMIDI(buffer)
+    }
+
+    /// The period's messages from `beatMIDI` into midi_out's buffer.
+    private func sendMIDI(_ buffer: UnsafeMutableRawPointer) {
         for k in 0..<beatMIDI!.outCount {
             let m = beatMIDI!.out[k]
             var bytes = (m.b0, m.b1, m.b2)

@@ -52,6 +52,25 @@ final class BeatMIDITests: XCTestCase {
         XCTAssertEqual(stop.first?.frame, 1000 + 9 * 24_000 + 48_000, "two quarters after the last beat")
     }
 
+    /// Closing mid-note: the last period stops the clock and ends the sounding notes at its first frame.
+    func testEndingStopsTheClockAndEndsEveryNote() {
+        var midi = BeatMIDI(settings: BeatMIDISettings(), sampleRate: 48_000)
+        let beat = BeatEvent(kind: .beat, frame: 100, strength: 1, count: 1, bpm: 120, framesToNext: 24_000)
+        let onset = BeatEvent(kind: .onset, frame: 150, strength: 0.5, count: 0)
+        let sent = run(&midi, periods: 1, events: { _, _ in [beat, onset] })
+        XCTAssertEqual(sent.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 }.count, 2, "two notes sounding")
+        midi.begin(start: 256, frames: 256)
+        midi.closeDown()
+        midi.finish()
+        let last = (0..<midi.outCount).map { midi.out[$0] }
+        XCTAssertEqual(last.map(\.b0), [0xFC, 0x89, 0x89], "Stop, then both note-offs")
+        XCTAssertTrue(last.allSatisfy { $0.offset == 0 }, "at the period's first frame")
+        XCTAssertEqual(Set(last.dropFirst().map(\.b1)), [36, 38], "the beat's and the onset's notes")
+        midi.begin(start: 512, frames: 256)
+        midi.finish()
+        XCTAssertEqual(midi.outCount, 0, "nothing after it")
+    }
+
     func testAnEarlyBeatDropsTheOldQuarterAndABeatAfterAStopContinues() {
         var midi = BeatMIDI(settings: BeatMIDISettings(), sampleRate: 48_000)
         let events: [BeatEvent] = [

@@ -24,9 +24,10 @@ final class MIDILiveTests: LiveClientTestCase {
         let drumsStart = UInt32(try XCTUnwrap(drums.startFrame))
         let drumsEnd = drumsStart + UInt32(item.samples.count)
         // Before the drums the phrase grid runs the clock (Start); it runs on through the drums
-        // and after them without a Stop or Continue.
+        // and after them without a Stop or Continue, until the client closes (Stop).
         let transport = events.filter { $0.bytes.count == 1 && $0.bytes[0] != 0xF8 }
-        XCTAssertEqual(transport.map(\.bytes[0]), [0xFA], "Start, then neither Stop nor Continue")
+        XCTAssertEqual(transport.map(\.bytes[0]), [0xFA, 0xFC], "Start, then no Stop or Continue until the Stop at exit")
+        XCTAssertEqual(transport.last?.frame, events.last?.frame, "the Stop is among the last messages")
         let clocks = events.filter { $0.bytes == [0xF8] }.map(\.frame)
         let afterDrums = clocks.filter { $0 > drumsEnd + UInt32(rate) }.count
         XCTAssertGreaterThan(afterDrums, 10, "the clock goes on after the drums")
@@ -47,7 +48,14 @@ final class MIDILiveTests: LiveClientTestCase {
         let gaps = zip(beatNotes, beatNotes.dropFirst()).map { Double($1 - $0) / rate }.sorted()
         XCTAssertEqual(gaps[gaps.count / 2], 0.5, accuracy: 0.005, "median beat interval")
         XCTAssertGreaterThan(events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 38 }.count, 20, "onset notes")
-        XCTAssertEqual(events.filter { $0.bytes.first == 0x99 }.count, events.filter { $0.bytes.first == 0x89 }.count, "every note ends")
+        // Every note ends, also one sounding when the client closed (unless the loaded machine
+        // skipped one of the recorder's cycles: it then lacks those messages).
+        let ons = events.filter { $0.bytes.first == 0x99 }.count, offs = events.filter { $0.bytes.first == 0x89 }.count
+        if midi.xruns == 0 {
+            XCTAssertEqual(ons, offs, "every note ends")
+        } else {
+            XCTAssertLessThanOrEqual(abs(ons - offs), 2 * midi.xruns, "every note ends, less what \(midi.xruns) xrun(s) lost")
+        }
         print(String(format: "live MIDI: %.2f clocks/s over %.1f s, %d beat notes, quarters with 24 clocks %d of %d",
                      perSecond, Double(to - from) / rate, beatNotes.count, quarters.filter { $0 == 24 }.count, quarters.count))
     }
@@ -75,7 +83,7 @@ final class MIDILiveTests: LiveClientTestCase {
         let start = UInt32(try XCTUnwrap(drums.startFrame))
         let firstEnd = start + UInt32(part.count), secondStart = firstEnd + UInt32(silence), secondEnd = secondStart + UInt32(part.count)
         let transport = events.filter { $0.bytes.count == 1 && $0.bytes[0] != 0xF8 }.map(\.bytes[0])
-        XCTAssertEqual(transport, [0xFA], "Start, then neither Stop nor Continue")
+        XCTAssertEqual(transport, [0xFA, 0xFC], "Start, then no Stop or Continue until the Stop at exit")
         let clocks = events.filter { $0.bytes == [0xF8] }.map(\.frame)
         let beats = events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 && $0.bytes[2] > 0 }.map(\.frame)
         var quarters: [Int] = []

@@ -18,6 +18,7 @@ public final class JackMIDIRecorder {
         let sizes: UnsafeMutablePointer<UInt8>
         let capacity: Int
         let count = Atomic<Int>(0)
+        let xruns = Atomic<Int>(0)
         init(capacity: Int) {
             self.capacity = capacity
             frames = .allocate(capacity: capacity)
@@ -58,6 +59,10 @@ public final class JackMIDIRecorder {
             s.pointee.count.store(n, ordering: .releasing)
             return 0
         }, UnsafeMutableRawPointer(state))
+        jack_set_xrun_callback(client, { arg in
+            arg!.assumingMemoryBound(to: State.self).pointee.xruns.add(1, ordering: .relaxed)
+            return 0
+        }, UnsafeMutableRawPointer(state))
         state.pointee.clientHandle = client
         try JackTestClients.activate(client)
     }
@@ -81,4 +86,6 @@ public final class JackMIDIRecorder {
     }
 
     public var sampleRate: Double { Double(jack_get_sample_rate(client)) }
+    /// Xruns JACK reported while recording: each may have cost a cycle's events.
+    public var xruns: Int { state.pointee.xruns.load(ordering: .relaxed) }
 }

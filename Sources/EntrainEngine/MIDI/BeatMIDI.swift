@@ -86,6 +86,14 @@ public struct BeatMIDI {
         nextTick = 24
     }
 
+    /// The client is closing: a Stop if the clock runs and every sounding note's note-off, at the
+    /// period's first frame, so nothing downstream is left running or hanging. Then `finish`.
+    public mutating func closeDown() {
+        stop(at: start)
+        for k in 0..<offCount { emit3(0x80 | UInt8(settings.channel & 15), offNotes[k], 0, at: start) }
+        offCount = 0
+    }
+
     /// After the period's events: the rest of its clocks, note-offs and a stop; then every
     /// message in frame order.
     public mutating func finish() {
