@@ -25,8 +25,8 @@ final class CtlLiveTests: LiveClientTestCase {
 
         let status = try ctl(["status"])
         XCTAssertEqual(status.status, 0, status.error)
-        XCTAssertTrue(status.output.contains("state          running"), status.output)
-        XCTAssertTrue(status.output.contains("carrier (Hz)   250"), status.output)
+        XCTAssertTrue(status.output.contains("state              running"), status.output)
+        XCTAssertTrue(status.output.contains("carrier (Hz)       250"), status.output)
 
         // Feedback until a count: the meters arrive 15 times a second.
         let watch = try ctl(["--watch", "/meter/*", "--count", "3"])

@@ -151,8 +151,10 @@ final class NewcomerTests: XCTestCase {
 
     // MARK: progress
 
-    /// Half an hour of audio takes a few seconds: long enough for the display to appear.
-    private let longRender = ["render", "--duration", "1800", "--format", "16"]
+    /// Fifteen minutes of ten voices and a noise bed take about two seconds: long enough for the
+    /// display to appear (half an hour of one voice now renders in under one).
+    private let longRender = ["render", "--duration", "900", "--format", "16", "--noise", "pink"]
+        + (2...10).flatMap { ["--set", "/entrain/voice/\($0)/level=0.1"] }
 
     func testProgressIsABarOnATerminalAndPlainLinesOtherwiseAndNothingWhenQuiet() throws {
         let wav = scratch.appendingPathComponent("long.wav").path
