@@ -136,7 +136,13 @@ struct BeatAnalysisPlugin: EnginePlugin {
             tempo.patient = tracker.locked
             if tempo.push((onset?.strength ?? 0) + fluxTempo * flux) {
                 tracker.barsRepeatAtBeat = tracker.bpm > 0 && tempo.barRepeat(tracker.bpm) >= tempo.barStay
-                if tempo.bpm > 0, !(thin && tracker.locked) { tracker.setTempo(tempo.bpm, barLevel: tempo.barHalved) }
+                // The bars vouch for the estimate's level when the estimator halved its comb's
+                // choice for them, or when the estimate's own bars repeat clearly better than its
+                // half bars (the prior may have chosen the slow level directly).
+                if tempo.bpm > 0, !(thin && tracker.locked) {
+                    let barLevel = tempo.barHalved || tempo.barRepeat(tempo.bpm) >= tempo.barEvidence
+                    tracker.setTempo(tempo.bpm, barLevel: barLevel)
+                }
             }
             frameValue += Double(value)
             // Sounding: above the silence gate and within 25 dB of the usual level (a song's
@@ -162,7 +168,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
             publish(BeatEvent(kind: .beat, frame: beat.frame, publishedFrame: end, strength: beat.confidence,
                               count: beatCount, bpm: Float(tracker.bpm), framesToNext: Int32(beat.period)), ring)
         }
-        if !tracker.locked {
+        if !tracker.publishing {
             beatCount = 0
             tempo.forgetLevel()  // the octave settled on was that music's: back to the hint
         }

@@ -38,6 +38,16 @@ struct BeatTracker {
 
     private(set) var confidence: Float = 0
     private(set) var locked = false
+    /// Publishing before the lock because the grid stands out of the onset strength (see
+    /// `gridStandsOut`), judged at each prediction. Unlike the lock it holds nothing: the
+    /// estimator may still change the tempo as freely as before a lock.
+    private(set) var early = false
+    private var gridVouches = false
+    /// Beats go out: locked, or early.
+    var publishing: Bool { locked || early }
+    /// For how many evaluations in a row the estimator has proposed other tempi against an early grid.
+    private var wanderCount = 0
+    static var wanderEvaluations: Int { 12 }
     var minimumConfidence: Float = 0.6
     /// Last engine frame at which the input was sounding, and the end of the newest analysis frame.
     private var lastSound: Int64 = .min / 2
@@ -75,6 +85,10 @@ struct BeatTracker {
     static var holdRelated: Float { 0.4 }
     static var holdFresh: Float { 0.9 }
     static var establishedBeats: Int { 24 }
+    /// How far the grid must stand out of the onset strength to publish it before the accents
+    /// have confirmed it (see `gridStandsOut`).
+    static var lockContrast: Double { 3.0 }
+    static var stayContrast: Double { 2.0 }
 
     init(sampleRate: Double, hopSize: Int, minimumBPM: Double) {
         self.sampleRate = sampleRate
@@ -97,15 +111,16 @@ struct BeatTracker {
     private var period: Double { cumulative.period * Double(cumulative.frameSamples) }
     var lastOnsetFrame: Int64 { onsetCount > 0 ? onsetFrames[(onsetCount - 1) % onsetCapacity] : .min / 2 }
 
-    /// `barLevel`: the tempo is the estimator's halving from bar-level evidence, which a held
-    /// beat does not overrule.
+    /// `barLevel`: the bar-level evidence supports the estimate's metrical level (the estimator
+    /// halved its comb's choice for it, or the estimate's own bars repeat clearly better than
+    /// its half bars); a held beat does not overrule it.
     mutating func setTempo(_ bpm: Double, barLevel: Bool = false) {
         // While accented onsets keep confirming the beats, the estimator may refine the tempo
         // (a ramp) but not replace it: a fill or a syncopated bar can make it jump for a while.
         // A change to a metrically related tempo (2:1, 3:2, 4:3, 3:1 either way) is the usual
         // octave confusion and needs the beats to have lost most of their confirmation.
         let jump = abs(bpm - cumulative.bpm) > 0.04 * bpm
-        let halving = bpm < cumulative.bpm && Self.related(bpm, cumulative.bpm)
+        let halving = bpm < cumulative.bpm && Self.octave(bpm, cumulative.bpm)
         if jump && locked && !barLevel && !(halving && (nearerHint(bpm) || alternates)) {
             let established = beatsAtTempo >= Self.establishedBeats
             // A slower related tempo is the estimator hearing only the kicks and snares: halving
@@ -118,9 +133,36 @@ struct BeatTracker {
             if Self.related(bpm, cumulative.bpm) ? confidence >= hold
                 : established && confidence >= Self.holdConfidence { return }
         }
+        // Before the lock, a grid that stands out of the onsets keeps its tempo for about a second
+        // against any other but its double or half: in its first seconds the estimator wanders
+        // to 2:3, 2:5 or 1:3 of the tempo for a few tenths of a second, and each change would
+        // choose the phase afresh. (An octave is not wandering: the bar-level evidence halves a
+        // tempo early and rightly.) After about a second of other tempi, the estimator's is taken.
+        if jump && !locked && gridVouches && !Self.octave(bpm, cumulative.bpm) {
+            wanderCount += 1
+            if wanderCount < Self.wanderEvaluations { return }
+        }
+        wanderCount = 0
         if jump { beatsAtTempo = 0 }
-        if cumulative.setTempo(bpm) { replacePending(cumulative.nextBeatFrame(end: latestEnd)) }
+        let previous = cumulative.bpm
+        if cumulative.setTempo(bpm) {
+            // A new phase: the early grid must stand out again before its beats go out, unless
+            // the tempo only changed its octave (the beats go on, the new grid judged as it comes).
+            if !Self.octave(bpm, previous) { gridVouches = false }
+            replacePending(cumulative.nextBeatFrame(end: latestEnd))
+        }
     }
+
+    /// Whether the last three beats collect at least `lockContrast` times the onset strength of
+    /// the average phase, at a tempo a beat was already predicted at: the grid is the music's.
+    /// Noise scores about 1.1 and held pads about 2.2; grooves 3 to 9 from their second bar.
+    /// And it takes two onsets at least: the one loud start of a noise is not a grid.
+    var gridStandsOut: Bool { beatsAtTempo >= 1 && onsetCount >= 2 && contrast >= Self.lockContrast }
+    /// An early grid already going out keeps going while it stands out at least this far (its
+    /// beats do not blink off and on while the accents catch up with them).
+    var gridStillStandsOut: Bool { contrast >= Self.stayContrast }
+    /// The grid's contrast over its last three beats, all of them since the first onset.
+    var contrast: Double { onsetCount > 0 ? cumulative.phaseContrast(beats: 3, musicStart: firstOnset) : 0 }
 
     /// Whether accented onsets confirmed the off-beats of the last eight beats about as often
     /// as the beats.
@@ -135,6 +177,11 @@ struct BeatTracker {
     func nearerHint(_ bpm: Double) -> Bool {
         guard preferredBPM > 0, bpm > 0, cumulative.bpm > 0 else { return false }
         return abs(FastMath.log2(cumulative.bpm / preferredBPM)) - abs(FastMath.log2(bpm / preferredBPM)) >= Self.hintMargin
+    }
+
+    static func octave(_ a: Double, _ b: Double) -> Bool {
+        guard a > 0, b > 0 else { return false }
+        return abs(max(a, b) / min(a, b) - 2) <= 0.04
     }
 
     static func related(_ a: Double, _ b: Double) -> Bool {
@@ -187,6 +234,9 @@ struct BeatTracker {
                 if accentedOnset(near: point) { confirmed += 1 }
             }
             if considered >= 2 && confirmed == considered { confidence = max(minimumConfidence, Float(confirmed) / 4) }
+            // Or the grid stands out of the onset strength: the accents of sampled instruments
+            // are too uneven to confirm every beat this early, but the beats' phase is right.
+            gridVouches = early ? gridStillStandsOut : gridStandsOut
         }
         pending[pendingCount] = frame
         pendingCount += 1
@@ -210,12 +260,19 @@ struct BeatTracker {
             last = frame
             hasLast = true
             if confidence >= minimumConfidence { locked = true }
+            early = !locked && gridVouches
             let beatPeriod = period
             let sounding = Double(frame - lastSound) < max(0.25 * sampleRate, 1.5 * beatPeriod)
             let onsetsGoing = Double(frame - lastOnsetFrame) < 16 * beatPeriod
-            if confidence < 0.05 || !sounding || !onsetsGoing { locked = false }
-            guard locked else { continue }
-            return Beat(frame: frame, confidence: confidence, period: Int(FastMath.floor(beatPeriod + 0.5)))
+            // (Confidence near nothing ends a lock; an early beat has none yet, its grid vouches.)
+            if (locked && confidence < 0.05) || !sounding || !onsetsGoing {
+                locked = false
+                early = false
+            }
+            guard publishing else { continue }
+            // An early beat goes out at the minimum confidence: the grid vouched for it.
+            return Beat(frame: frame, confidence: locked ? confidence : max(confidence, minimumConfidence),
+                        period: Int(FastMath.floor(beatPeriod + 0.5)))
         }
         return nil
     }
