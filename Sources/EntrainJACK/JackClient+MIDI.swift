@@ -12,12 +12,7 @@ extension JackClient {
     /// Control side: where the phrase grid's beats fall (a beat's engine frame and a beat's length
     /// in frames), for the MIDI clock while nothing is found on beat_in.
     public func publishPhraseBeats(frame: Int64, periodFrames: Double) {
-        let sequence = context.pointee.gridSequence.load(ordering: .relaxed)
-        context.pointee.gridSequence.store(sequence + 1, ordering: .relaxed)
-        atomicMemoryFence(ordering: .releasing)
-        context.pointee.gridFrame.store(Int(frame), ordering: .relaxed)
-        context.pointee.gridPeriod.store(periodFrames.bitPattern, ordering: .relaxed)
-        context.pointee.gridSequence.store(sequence + 2, ordering: .releasing)
+        context.pointee.gridPair.write(UInt64(bitPattern: frame), periodFrames.bitPattern)
     }
 
     /// Before deactivating: one last period stops the MIDI clock and ends every sounding note (a

@@ -39,11 +39,9 @@ struct ProcessContext: ~Copyable {
     let slowestMicros = Atomic<Int>(0)
     let slowestFrame = Atomic<Int>(0)
     var client: OpaquePointer?
-    /// Where the current cycle starts: engine frame and JACK time (µs), published each cycle
-    /// under a sequence number (odd while writing) so readers get a consistent pair.
-    let anchorSequence = Atomic<Int>(0)
-    let anchorFrame = Atomic<Int>(0)
-    let anchorMicros = Atomic<UInt64>(0)
+    /// Where the current cycle starts: engine frame (bits) and JACK time (µs), published each
+    /// cycle by the process thread.
+    let anchorPair = SeqLockedPair()
     /// Light for senders on other threads (DMX): while `tapping`, light and haptic CV ports
     /// nobody is connected to render into `tapScratch` (registered or not), and each period's
     /// last values go into `tap`.
@@ -65,11 +63,9 @@ struct ProcessContext: ~Copyable {
     var transport = TransportTempo()
     /// --timebase: the transport's bars and beats are ours (aligned with the detected beats).
     var timebaseMaster = false
-    /// The phrase grid's beats, published by the control side under a sequence number (odd while
-    /// writing): a beat's engine frame and a beat's length in frames (Double bits).
-    let gridSequence = Atomic<Int>(0)
-    let gridFrame = Atomic<Int>(0)
-    let gridPeriod = Atomic<UInt64>(0)
+    /// The phrase grid's beats, published by the control side: a beat's engine frame (bits) and
+    /// a beat's length in frames (Double bits).
+    let gridPair = SeqLockedPair()
     /// Process side: the grid last read whole, the last beat detected, the clock's own beats.
     var grid = ClockFlywheel.Grid(frame: 0, period: 0)
     var lastDetected = (frame: Int64.min / 2, period: Int64(0), strength: Float(0))
@@ -91,23 +87,15 @@ struct ProcessContext: ~Copyable {
     }
 
     /// Control side: (engine frame, JACK µs) at the start of the latest cycle, nil before the first.
-    /// A seqlock reader: the acquire load of the sequence orders the data loads after it, and the
-    /// acquire fence orders them before the second load of the sequence, also on weakly ordered
-    /// CPUs (ARM boards), so a pair torn by a concurrent write is always detected and retried.
+    /// Retries a pair torn by the process thread's write (which takes nanoseconds).
     func anchor() -> (frame: Int64, micros: UInt64)? {
-        while true {
-            let before = anchorSequence.load(ordering: .acquiring)
-            if before == 0 { return nil }
-            if before & 1 == 1 { continue }
-            let frame = anchorFrame.load(ordering: .relaxed), micros = anchorMicros.load(ordering: .relaxed)
-            atomicMemoryFence(ordering: .acquiring)
-            if anchorSequence.load(ordering: .relaxed) == before { return (Int64(frame), micros) }
-        }
+        guard let (frame, micros) = anchorPair.readRetrying() else { return nil }
+        return (Int64(bitPattern: frame), micros)
     }
 
     /// A new handle starts without a cycle: frames cannot be mapped to time until its first one.
     func forgetAnchor() {
-        anchorSequence.store(0, ordering: .releasing)
+        anchorPair.clear()
     }
 
     /// The latency callback: read what the graph adds after our outputs and before our input,
@@ -181,14 +169,11 @@ struct ProcessContext: ~Copyable {
         }
     }
 
-    /// The phrase grid as the control side last published it whole (else the one read before).
+    /// The phrase grid as the control side last published it whole (else the one read before):
+    /// one bounded attempt, no waiting on the control side.
     private mutating func readGrid() {
-        let before = gridSequence.load(ordering: .acquiring)
-        guard before != 0 && before & 1 == 0 else { return }
-        let frame = gridFrame.load(ordering: .relaxed)
-        let period = Double(bitPattern: gridPeriod.load(ordering: .relaxed))
-        atomicMemoryFence(ordering: .acquiring)
-        if gridSequence.load(ordering: .relaxed) == before { grid = ClockFlywheel.Grid(frame: Int64(frame), period: period) }
+        guard let (frame, period) = gridPair.read() else { return }
+        grid = ClockFlywheel.Grid(frame: Int64(bitPattern: frame), period: Double(bitPattern: period))
     }
 
     /// midi_in's messages of this period onto the ring (a full ring drops them: the control side stalled).
@@ -286,13 +271,6 @@ struct ProcessContext: ~Copyable {
         var frames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
         var period: Float = 0
         guard jack_get_cycle_times(client, &frames, &current, &next, &period) == 0 else { return }
-        // Seqlock writer (one writer: this thread): odd while writing. The release fence keeps the
-        // data stores after the first increment; the releasing second increment publishes them.
-        let sequence = anchorSequence.load(ordering: .relaxed)
-        anchorSequence.store(sequence + 1, ordering: .relaxed)
-        atomicMemoryFence(ordering: .releasing)
-        anchorFrame.store(Int(engineFrame), ordering: .relaxed)
-        anchorMicros.store(current, ordering: .relaxed)
-        anchorSequence.store(sequence + 2, ordering: .releasing)
+        anchorPair.write(UInt64(bitPattern: engineFrame), current)
     }
 }
