@@ -87,9 +87,10 @@ final class SongTrackingTests: XCTestCase {
         XCTAssertGreaterThan(confidence(30...34), 0.7)
     }
 
-    /// Lock time and gaps: every song locks (four right beats in a row), half of them within
-    /// 2.5 s of the first beat and all within 7 s; once beats come, at most one beat is ever
-    /// missing (the longest gap ≤ 2.1 periods and ≤ 1 s) while the music plays.
+    /// Lock time and gaps: every song locks (four right beats in a row) within 2 s of its first
+    /// beat, except the ballad (followed at double tempo, its first beats wait for three of them:
+    /// within 3 s); once beats come, at most one beat is ever missing (the longest gap ≤ 2.1
+    /// periods and ≤ 1 s) while the music plays.
     func testLockTimeAndLongestGap() throws {
         let measured = try Self.measure()
         var locks: [Double] = []
@@ -97,14 +98,14 @@ final class SongTrackingTests: XCTestCase {
             let m = try XCTUnwrap(measured[name])
             let lock = try XCTUnwrap(m.ours.lock.lockSeconds, "\(name) never locked")
             locks.append(lock)
-            XCTAssertLessThanOrEqual(lock, 7, name)
+            XCTAssertLessThanOrEqual(lock, name == "ballad-070" ? 3 : 2, "\(name): lock time (aubio \(m.aubio.lock.lockSeconds ?? -1) s)")
             let gap = "\(name): \(m.ours.lock.longestGapSeconds) s without a beat (aubio \(m.aubio.lock.longestGapSeconds) s)"
             XCTAssertLessThanOrEqual(m.ours.lock.longestGapBeats, 2.1, gap)
             XCTAssertLessThanOrEqual(m.ours.lock.longestGapSeconds, 1, gap)
         }
         let median = locks.sorted()[locks.count / 2]
         print("lock times (s): \(locks.map { String(format: "%.1f", $0) }.joined(separator: " ")), median \(median)")
-        XCTAssertLessThanOrEqual(median, 2.5)
+        XCTAssertLessThanOrEqual(median, 2)
     }
 
     /// The preferred tempo moves the octave: the pop song at 120 BPM followed at 60 with a
