@@ -260,6 +260,8 @@ struct BeatTracker {
             last = frame
             hasLast = true
             if confidence >= minimumConfidence { locked = true }
+            // A lock ends the early grid (should the lock be lost, the next prediction judges anew).
+            if locked { gridVouches = false }
             early = !locked && gridVouches
             let beatPeriod = period
             let sounding = Double(frame - lastSound) < max(0.25 * sampleRate, 1.5 * beatPeriod)
