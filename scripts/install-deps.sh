@@ -6,10 +6,9 @@
 set -euo pipefail
 
 # fluidsynth and fluid-soundfont-gm render the beat analysis's sampled-instrument songs (tests).
-# util-linux (always on Debian) has setpriv, which ties each test jackd's life to its test process.
 packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils
           liblilv-dev lilv-utils swh-lv2 x42-plugins lsp-plugins-lv2 mda-lv2 dragonfly-reverb-lv2
-          fluidsynth fluid-soundfont-gm util-linux "$@")
+          fluidsynth fluid-soundfont-gm "$@")
 
 missing=()
 for p in "${packages[@]}"; do

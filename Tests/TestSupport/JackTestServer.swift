@@ -2,48 +2,21 @@ import CJack
 import Foundation
 
 /// A private realtime `jackd -d dummy` under its own server name, so tests never touch a user's server.
-/// Stopped when the object goes away, and stopped by the kernel when the test process dies any
-/// other way (SIGKILL, a crash); what earlier runs left is cleaned up before each start.
+/// Stopped when the object goes away.
 public final class JackTestServer {
-    /// Every test server's name starts so, followed by the test process's pid (see `JackdProcess`).
-    public static let namePrefix = "entrain-test-"
     public let name: String
     public private(set) var sampleRate: Int
     public private(set) var period: Int
     private var process = Process()
     private let logURL: URL
 
-    public convenience init(sampleRate: Int = 48000, period: Int = 256) throws {
-        Self.cleanUpAfterEarlierRuns()
-        try self.init(name: "\(Self.namePrefix)\(getpid())-\(UInt16.random(in: 0...UInt16.max))", sampleRate: sampleRate, period: period)
-    }
-
-    private init(name: String, sampleRate: Int, period: Int) throws {
-        self.name = name
+    public init(sampleRate: Int = 48000, period: Int = 256) throws {
+        name = "entrain-test-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
         self.sampleRate = sampleRate
         self.period = period
-        logURL = Self.logURL(name: name)
+        logURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
         try launch()
     }
-
-    /// Test servers whose test process is gone are stopped, and places in JACK's server registry
-    /// that killed test servers kept are freed the only way JACK frees them: a server of the same
-    /// name starts and exits cleanly. Only names of test processes that no longer run.
-    static func cleanUpAfterEarlierRuns() {
-        JackdProcess.reapOrphanedTestServers()
-        for entry in JackServerRegistry.entries() where entry.isStale {
-            guard let owner = JackdProcess.testProcess(ofServerNamed: entry.serverName),
-                  kill(owner, 0) != 0 && errno == ESRCH else { continue }
-            try? JackTestServer(name: entry.serverName, sampleRate: 48000, period: 1024).stop()
-        }
-    }
-
-    static func logURL(name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
-    }
-
-    /// jackd's pid while it runs.
-    public var processIdentifier: pid_t { process.processIdentifier }
 
     /// The server dies as in a crash (SIGKILL: no goodbye to its clients), reaped at once so
     /// a new one may take its name.
@@ -65,12 +38,10 @@ public final class JackTestServer {
 
     private func launch() throws {
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
         // Realtime, as a rig runs it (jackd falls back to normal scheduling if it may not): the
         // process threads must not compete with the OSC thread or the test's own load.
-        let jackd = ["/usr/bin/jackd", "-n", name, "-R", "-P", "70", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
-        let command = Self.diesWithTestProcess(jackd)
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
+        process.arguments = ["-n", name, "-R", "-P", "70", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
         var env = ProcessInfo.processInfo.environment
         env["JACK_NO_AUDIO_RESERVATION"] = "1"
         process.environment = env
@@ -82,20 +53,6 @@ public final class JackTestServer {
             stop()
             throw TestSupportError.serverDidNotStart(log: (try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
         }
-    }
-
-    /// `command` under util-linux's setpriv (on every Debian), which asks the kernel to SIGTERM it
-    /// when its parent dies (PR_SET_PDEATHSIG) and then execs it (SIGTERM, not SIGKILL: jackd then
-    /// leaves JACK's server registry, see `JackServerRegistry`): jackd keeps setpriv's pid, so
-    /// terminate, kill and wait still act on jackd itself. Foundation's Process cannot set that
-    /// for a child, and a watchdog process would be one more thing to leak. The kernel counts the
-    /// parent thread, not process, so only a server started on the main thread (as XCTest runs
-    /// tests), which lives as long as the process, gets it. Otherwise (or without setpriv) the
-    /// reaping at the next start cleans up.
-    static func diesWithTestProcess(_ command: [String]) -> [String] {
-        let setpriv = "/usr/bin/setpriv"
-        guard Thread.isMainThread, FileManager.default.isExecutableFile(atPath: setpriv) else { return command }
-        return [setpriv, "--pdeathsig", "TERM"] + command
     }
 
     deinit { stop() }
