@@ -136,13 +136,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
             tempo.patient = tracker.locked
             if tempo.push((onset?.strength ?? 0) + fluxTempo * flux) {
                 tracker.barsRepeatAtBeat = tracker.bpm > 0 && tempo.barRepeat(tracker.bpm) >= tempo.barStay
-                // The bars vouch for the estimate's level when the estimator halved its comb's
-                // choice for them, or when the estimate's own bars repeat clearly better than its
-                // half bars (the prior may have chosen the slow level directly).
-                if tempo.bpm > 0, !(thin && tracker.locked) {
-                    let barLevel = tempo.barHalved || tempo.barRepeat(tempo.bpm) >= tempo.barEvidence
-                    tracker.setTempo(tempo.bpm, barLevel: barLevel)
-                }
+                if tempo.bpm > 0, !(thin && tracker.locked) { tracker.setTempo(tempo.bpm, barLevel: tempo.barsVouch) }
             }
             frameValue += Double(value)
             // Sounding: above the silence gate and within 25 dB of the usual level (a song's

@@ -39,7 +39,7 @@ public enum BeatParameters {
         ParameterSpec("/beat/tempo/max", .continuous(range: 60...300, defaultValue: 200, curve: .linear),
                       unit: "BPM", "fastest tempo the tracker considers"),
         ParameterSpec("/beat/confidence/min", .continuous(range: 0...1, defaultValue: 0.6, curve: .linear),
-                      "the tracker starts publishing beats once its confidence reaches this, then keeps them going (confidence attached) through breaks"),
+                      "the tracker starts publishing beats once its confidence reaches this (or earlier, at this confidence, when its grid already stands out of the onsets), then keeps them going (confidence attached) through breaks"),
         ParameterSpec("/beat/tempo/prefer", .continuous(range: 40...240, defaultValue: 100, curve: .linear),
                       unit: "BPM", "tempo hint: of tempi an octave apart that fit the music about equally, the one nearer this wins"),
     ], constraints: { values in

@@ -111,9 +111,8 @@ struct BeatTracker {
     private var period: Double { cumulative.period * Double(cumulative.frameSamples) }
     var lastOnsetFrame: Int64 { onsetCount > 0 ? onsetFrames[(onsetCount - 1) % onsetCapacity] : .min / 2 }
 
-    /// `barLevel`: the bar-level evidence supports the estimate's metrical level (the estimator
-    /// halved its comb's choice for it, or the estimate's own bars repeat clearly better than
-    /// its half bars); a held beat does not overrule it.
+    /// `barLevel`: the bar-level evidence supports the estimate's metrical level
+    /// (`TempoEstimator.barsVouch`); a held beat does not overrule it.
     mutating func setTempo(_ bpm: Double, barLevel: Bool = false) {
         // While accented onsets keep confirming the beats, the estimator may refine the tempo
         // (a ramp) but not replace it: a fill or a syncopated bar can make it jump for a while.
@@ -179,11 +178,13 @@ struct BeatTracker {
         return abs(FastMath.log2(cumulative.bpm / preferredBPM)) - abs(FastMath.log2(bpm / preferredBPM)) >= Self.hintMargin
     }
 
+    /// Whether two tempi are an octave (2:1) apart, within 2 %.
     static func octave(_ a: Double, _ b: Double) -> Bool {
         guard a > 0, b > 0 else { return false }
         return abs(max(a, b) / min(a, b) - 2) <= 0.04
     }
 
+    /// Whether two tempi are 2:1, 3:2, 4:3 or 3:1 apart, within 2 %.
     static func related(_ a: Double, _ b: Double) -> Bool {
         guard a > 0, b > 0 else { return false }
         let ratio = max(a, b) / min(a, b)

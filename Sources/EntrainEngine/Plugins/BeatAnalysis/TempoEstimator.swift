@@ -47,6 +47,10 @@ struct TempoEstimator {
     /// The estimate is half the comb's choice because of the bar-level evidence: the tracker
     /// takes it even against a beat it holds (the metrical evidence is stronger than its accents).
     private(set) var barHalved = false
+    /// The bar-level evidence supports the estimate's metrical level: it halved the comb's choice
+    /// for it, or the comb chose the slow level itself (a hint near it) and that level's own bars
+    /// repeat clearly better than its half bars. A held beat does not overrule it.
+    var barsVouch: Bool { barHalved || (bpm > 0 && barRepeat(bpm) >= barEvidence) }
 
     /// The current estimate (0 = none yet) and how periodic the input is at it (0...1).
     private(set) var bpm = 0.0
