@@ -42,7 +42,7 @@ public enum CorpusError: Error, CustomStringConvertible {
     case unknownSong(String)
     public var description: String {
         switch self {
-        case .unknownSong(let name): "no song named '\(name)' (known: \(SongCorpus.names.joined(separator: ", ")))"
+        case .unknownSong(let name): "no song named '\(name)' (known: \((SongCorpus.names + SongCorpus.variantNames).joined(separator: ", ")))"
         case .unknownItem(let name): "no corpus item named '\(name)' (known: \(BeatCorpus.names.joined(separator: ", ")))"
         }
     }

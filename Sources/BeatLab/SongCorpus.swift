@@ -10,12 +10,16 @@ public enum SongCorpus {
 
     /// The category and a one-line description of each song.
     public static func summary(of name: String) -> (category: CorpusItem.Category, text: String)? {
-        specs.first { $0.name == name }.map { ($0.category, $0.summary) }
+        (specs + variants).first { $0.name == name }.map { ($0.category, $0.summary) }
     }
 
-    /// One song rendered (or taken from the cache, see `SongRenderer`).
+    /// Grooves of the corpus at other tempi, for the tempo-octave decisions (not in the main
+    /// table): the ballad slower and faster, and backbeat grooves whose half lies in the range.
+    public static var variantNames: [String] { variants.map(\.name) }
+
+    /// One song rendered (or taken from the cache, see `SongRenderer`), of the corpus or its variants.
     public static func item(named name: String) throws -> CorpusItem {
-        guard let spec = specs.first(where: { $0.name == name }) else { throw CorpusError.unknownSong(name) }
+        guard let spec = (specs + variants).first(where: { $0.name == name }) else { throw CorpusError.unknownSong(name) }
         return try SongRenderer.shared.item(spec)
     }
 
@@ -68,5 +72,18 @@ public enum SongCorpus {
              summary: "rock whose tempo drifts from 92 to 108 BPM over 64 beats with a slow wobble, like a band rushing",
              score: SongScore(bars: bars(16, Bar.rock), tempo: { k in 92 + 16 * Double(min(k, 64)) / 64 + 2 * sin(Double(k) * 2 * .pi / 24) },
                               bassProgram: 34)),
+    ]
+
+    static let variants: [Spec] = [
+        Spec(name: "ballad-062", category: .steady, summary: "the ballad at 62 BPM",
+             score: SongScore(bars: bars(8, Bar.ballad), tempo: steady(62), bassProgram: 32, keysProgram: 4)),
+        Spec(name: "ballad-090", category: .steady, summary: "the ballad at 90 BPM",
+             score: SongScore(bars: bars(11, Bar.ballad), tempo: steady(90), bassProgram: 32, keysProgram: 4)),
+        Spec(name: "synco-124", category: .steady, summary: "the syncopated groove at 124 BPM",
+             score: SongScore(bars: bars(16, Bar.syncopated, chords: minor), tempo: steady(124), bassProgram: 38, keysProgram: 4)),
+        Spec(name: "shuffle-126", category: .swing, summary: "the shuffle at 126 BPM",
+             score: SongScore(bars: bars(16, Bar.shuffle), tempo: steady(126), keysProgram: 16)),
+        Spec(name: "punk-150", category: .steady, summary: "kick 1 & 3, snare 2 & 4 at 150 BPM",
+             score: SongScore(bars: bars(20, Bar.pop), tempo: steady(150), bassProgram: 34, keysProgram: 29)),
     ]
 }

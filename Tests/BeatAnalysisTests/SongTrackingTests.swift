@@ -41,24 +41,18 @@ final class SongTrackingTests: XCTestCase {
         try XCTSkipUnless(AubioRunner.isAvailable, "aubio-tools not installed (make test installs it)")
     }
 
-    /// Steady songs (constant tempo, shuffle, syncopation, fills, a dense mix, a fast one):
-    /// F ≥ 0.90 and above aubio's. Known failure, kept visible rather than tuned away: the ballad
-    /// locks at double tempo (its eighth-note hats, no bar-level evidence against it); it is still
-    /// asserted above aubio, and its beats right up to the octave. The dense mix used to be
-    /// doubled by the metrical check at about 24 s; its bars now keep it at 100.
+    /// Steady songs (constant tempo, shuffle, syncopation, fills, a dense mix, a fast one, the
+    /// 70 BPM ballad): F ≥ 0.90 and above aubio's. The ballad used to be followed at 140 all
+    /// through; the mid band's alternation on a sparse groove now halves it within a few beats.
     func testSteadySongsAboveNinetyAndAboveAubio() throws {
         let measured = try Self.measure()
-        let knownOctaveTrouble: Set = ["ballad-070"]
         for name in SongCorpus.names {
             let m = try XCTUnwrap(measured[name])
             guard m.ours.category == .steady || m.ours.category == .swing else { continue }
             let ours = m.ours.beats.events.f, theirs = m.aubio.beats.events.f
-            if !knownOctaveTrouble.contains(name) {
-                XCTAssertGreaterThanOrEqual(ours, 0.90, "\(name): beat F \(m.ours.beats.events)")
-            }
+            XCTAssertGreaterThanOrEqual(ours, 0.90, "\(name): beat F \(m.ours.beats.events)")
             XCTAssertGreaterThan(ours, theirs, "\(name): ours \(ours), aubio \(theirs)")
         }
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(measured["ballad-070"]).ours.beats.continuity.amlt, 0.9, "the ballad's beats up to the octave")
     }
 
     /// The drum break and the drifting tempo: beats all the way through; F ≥ 0.95 on the break
@@ -68,6 +62,9 @@ final class SongTrackingTests: XCTestCase {
         let measured = try Self.measure()
         let breakSong = try XCTUnwrap(measured["break-100"]), drift = try XCTUnwrap(measured["drift-092-108"])
         XCTAssertGreaterThanOrEqual(breakSong.ours.beats.events.f, 0.95, "break-100: \(breakSong.ours.beats.events)")
+        // At least aubio's: both publish every true beat and one more as the last chord is
+        // released (a causal tracker cannot tell that moment from a beat of a break).
+        XCTAssertGreaterThanOrEqual(breakSong.ours.beats.events.f, breakSong.aubio.beats.events.f)
         XCTAssertGreaterThanOrEqual(drift.ours.beats.events.f, 0.9, "drift: \(drift.ours.beats.events)")
         XCTAssertGreaterThan(drift.ours.beats.events.f, drift.aubio.beats.events.f)
         // Through the four-bar break (15.0–24.6 s) every beat is published, on time.
@@ -88,8 +85,8 @@ final class SongTrackingTests: XCTestCase {
     }
 
     /// Lock time and gaps: every song locks (four right beats in a row) within 2 s of its first
-    /// beat, except the ballad (followed at double tempo, its first beats wait for three of them:
-    /// within 3 s); once beats come, at most one beat is ever missing (the longest gap ≤ 2.1
+    /// beat, except the 70 BPM ballad (within 3 s: its first beats go out at 140 and the lock
+    /// comes on its fourth beat, 2.6 s); once beats come, at most one beat is ever missing (the longest gap ≤ 2.1
     /// periods and ≤ 1 s) while the music plays.
     func testLockTimeAndLongestGap() throws {
         let measured = try Self.measure()
@@ -106,6 +103,23 @@ final class SongTrackingTests: XCTestCase {
         let median = locks.sorted()[locks.count / 2]
         print("lock times (s): \(locks.map { String(format: "%.1f", $0) }.joined(separator: " ")), median \(median)")
         XCTAssertLessThanOrEqual(median, 2)
+    }
+
+    /// The beat stops with the music: once the last notes are released the song's end is not a
+    /// break. A causal tracker still publishes the beat after the last one (that moment looks
+    /// like the next beat of a break), and the disco song rings on with an open hat on its last
+    /// off-beat: at most one beat after the last true one, two on the disco song, eleven in all.
+    /// (The beats used to run on for two or three while the last chord rang out: 21 in all.)
+    func testTheBeatStopsWithTheMusic() throws {
+        var total = 0
+        for item in try SongCorpus.items() {
+            let beats = try BeatAnalysis.analyse(item.samples, sampleRate: Double(item.sampleRate)).filter { $0.kind == .beat }
+            let lastTrue = try XCTUnwrap(item.beats.last), period = lastTrue - item.beats[item.beats.count - 2]
+            let after = beats.filter { Double($0.frame) / Double(item.sampleRate) > lastTrue + 0.5 * period }.count
+            XCTAssertLessThanOrEqual(after, item.name == "disco-128-fills" ? 2 : 1, "\(item.name): beats after the music")
+            total += after
+        }
+        XCTAssertLessThanOrEqual(total, 11)
     }
 
     /// The preferred tempo moves the octave: the pop song at 120 BPM followed at 60 with a

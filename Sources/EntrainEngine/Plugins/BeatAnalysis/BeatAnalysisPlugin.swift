@@ -27,6 +27,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
     /// The onset-strength function the tracker follows, summed over two hops; the spectral flux's
     /// slowly falling maximum, which scales the flux's share of it.
     var frameValue = 0.0
+    var frameMid = 0.0
     var frameHops = 0
     var frameSounding = false
     var fluxPeak: Float = 0
@@ -139,6 +140,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
                 if tempo.bpm > 0, !(thin && tracker.locked) { tracker.setTempo(tempo.bpm, barLevel: tempo.barsVouch) }
             }
             frameValue += Double(value)
+            frameMid += Double(detector.midNovelty)
             // Sounding: above the silence gate and within 25 dB of the usual level (a song's
             // reverb tail after its last note is not music to keep the beat for).
             usualEnergy += (Double(detector.hopEnergy) - usualEnergy) * longWeight
@@ -146,9 +148,10 @@ struct BeatAnalysisPlugin: EnginePlugin {
                 || (detector.hopEnergy > detector.silenceEnergy && Double(detector.hopEnergy) > 0.003 * usualEnergy)
             frameHops += 1
             if frameHops == 2 {
-                tracker.frame(frameValue, end: hopEnd, sounding: frameSounding)
+                tracker.frame(frameValue, mid: frameMid, end: hopEnd, sounding: frameSounding)
                 if let settled = tracker.takeSettledTempo() { tempo.settle(on: settled) }
                 frameValue = 0
+                frameMid = 0
                 frameHops = 0
                 frameSounding = false
             }

@@ -4,30 +4,46 @@ extension BeatTracker {
     static var shiftRatio: Double { 1.3 }
     static var doubleRatio: Double { 0.6 }
     static var halveRatio: Double { 0.3 }
+    static var midHalveRatio: Double { 0.4 }
+    static var sparseOnsetsPerBeat: Double { 1.25 }
 
     /// Which metrical level the accents support, checked once a beat after eight beats at a
-    /// tempo: off-beats about as strong as the beats mean the beat is twice as fast; every other
-    /// beat much weaker means it is half as fast (and on the stronger ones). Three agreeing
-    /// checks make the change (six to go back to the octave the last change left).
+    /// tempo (four for the mid band): off-beats about as strong as the beats mean the beat is
+    /// twice as fast; every other beat much weaker means it is half as fast (and on the stronger
+    /// ones). So does a sparse groove (at most 1.25 onsets a beat) whose every other beat is
+    /// nearly empty from 150 Hz to 2 kHz: only hats and the odd kick play there, they subdivide
+    /// a slower beat (a 70 BPM ballad heard at 140). A busy backbeat groove also leaves beats 1
+    /// and 3 empty in that band, but it has two onsets a beat or more, and keeps its tempo.
+    /// Three agreeing checks make the change (six to go back to the octave the last change left).
     mutating func checkMeter() {
-        guard beatsAtTempo >= 8 else { doubleVotes = 0; halveVotes = 0; shiftVotes = 0; return }
+        guard beatsAtTempo >= 4 else { doubleVotes = 0; halveVotes = 0; shiftVotes = 0; return }
+        // The mid band's alternation is clear enough from four beats; the rest waits for eight.
+        let settled = beatsAtTempo >= 8, pairs = settled ? 4 : 2
         let bpm = cumulative.bpm
         let onBeats = cumulative.gridStrength(shift: 0, first: 0, step: 1, count: 8)
         let offBeats = cumulative.gridStrength(shift: -0.5, first: 0, step: 1, count: 8)
         let even = cumulative.gridStrength(shift: 0, first: 0, step: 2, count: 4)
         let odd = cumulative.gridStrength(shift: 0, first: 1, step: 2, count: 4)
+        let midEven = cumulative.gridStrength(shift: 0, first: 0, step: 2, count: pairs, mid: true)
+        let midOdd = cumulative.gridStrength(shift: 0, first: 1, step: 2, count: pairs, mid: true)
         guard onBeats > 0 else { return }
-        // Every other beat much weaker in the onset strength: the beat is half as fast.
-        let alternating = min(even, odd) < Self.halveRatio * max(even, odd)
+        // Every other beat much weaker in the onset strength, or a sparse groove's every other
+        // beat nearly empty in the mid band: the beat is half as fast.
+        let strongerFirst = even >= odd
+        let loudAlternating = settled && min(even, odd) < Self.halveRatio * max(even, odd)
+        let beats = 2 * pairs
+        let midAlternating = min(midEven, midOdd) < Self.midHalveRatio * max(midEven, midOdd)
+            && Double(onsets(inLast: beats)) <= Self.sparseOnsetsPerBeat * Double(beats)
+        let alternating = loudAlternating || midAlternating
         // A change back to the octave the tracker left needs twice the evidence (no flip-flop).
         let needed = 3
-        shiftVotes = offBeats > Self.shiftRatio * onBeats ? shiftVotes + 1 : 0
+        shiftVotes = settled && offBeats > Self.shiftRatio * onBeats ? shiftVotes + 1 : 0
         // Off-beats as strong as the beats and as often accented, the beats still confirmed: the
         // beat is twice as fast. (Off-beats hit while the beats go unconfirmed are a phase
         // sliding off a drifting tempo, not double time.)
         let onHits = beatHits, offHits = offBeatHits
         let accentedOffBeats = verdictCount >= 8 && offHits >= 6 && onHits >= 6 && Double(offHits) >= 0.9 * Double(onHits)
-        doubleVotes = offBeats > Self.doubleRatio * onBeats && accentedOffBeats && !barsRepeatAtBeat && 2 * bpm <= maximumBPM
+        doubleVotes = settled && offBeats > Self.doubleRatio * onBeats && accentedOffBeats && !barsRepeatAtBeat && 2 * bpm <= maximumBPM
             ? doubleVotes + 1 : 0
         halveVotes = alternating && bpm / 2 >= minimumBPM ? halveVotes + 1 : 0
         if doubleVotes >= (lastChange < 0 ? 2 * needed : needed) {
@@ -40,6 +56,11 @@ extension BeatTracker {
         } else if halveVotes >= (lastChange > 0 ? 2 * needed : needed) {
             lastChange = -1
             settledBPM = bpm / 2
+            // The beats kept are the stronger ones, in the band that showed the alternation.
+            let keepLast = loudAlternating ? strongerFirst : midEven >= midOdd
+            replacePending(cumulative.halve(keepingLast: keepLast, end: latestEnd))
+            resetVotes()
+            return
         } else {
             return
         }

@@ -214,12 +214,12 @@ struct BeatTracker {
         strongest = max(strength, strongest * 0.8)
     }
 
-    /// One analysis frame: its onset strength, the engine frame it ends before, and whether the
-    /// input was above the silence gate in it.
-    mutating func frame(_ value: Double, end: Int64, sounding: Bool) {
+    /// One analysis frame: its onset strength, its mid-band flux, the engine frame it ends before,
+    /// and whether the input was above the silence gate in it.
+    mutating func frame(_ value: Double, mid: Double = 0, end: Int64, sounding: Bool) {
         if sounding { lastSound = end }
         latestEnd = end
-        guard let predicted = cumulative.push(value, end: end) else { return }
+        guard let predicted = cumulative.push(value, mid: mid, end: end) else { return }
         let frame = max(end, predicted - stampOffset)
         if pendingCount == 4 { return }
         beatsAtTempo += 1
@@ -265,7 +265,11 @@ struct BeatTracker {
             if locked { gridVouches = false }
             early = !locked && gridVouches
             let beatPeriod = period
-            let sounding = Double(frame - lastSound) < max(0.25 * sampleRate, 1.5 * beatPeriod)
+            // Sounding: heard within a quarter second, or within 1.5 beats while onsets still come
+            // (sparse hits with silence between them). When the music stops, its last sound rings
+            // out and the beat stops with it: the song's end is not a break.
+            let recentOnset = Double(frame - lastOnsetFrame) <= 1.25 * beatPeriod
+            let sounding = Double(frame - lastSound) < (recentOnset ? max(0.25 * sampleRate, 1.5 * beatPeriod) : 0.25 * sampleRate)
             let onsetsGoing = Double(frame - lastOnsetFrame) < 16 * beatPeriod
             // (Confidence near nothing ends a lock; an early beat has none yet, its grid vouches.)
             if (locked && confidence < 0.05) || !sounding || !onsetsGoing {
@@ -278,6 +282,14 @@ struct BeatTracker {
                         period: Int(FastMath.floor(beatPeriod + 0.5)))
         }
         return nil
+    }
+
+    /// Onsets heard in the last `beats` beat periods (up to the ring's 128).
+    func onsets(inLast beats: Int) -> Int {
+        let since = Double(latestEnd) - Double(beats) * period
+        var n = 0
+        while n < min(onsetCount, onsetCapacity), Double(onsetFrames[(onsetCount - 1 - n) % onsetCapacity]) >= since { n += 1 }
+        return n
     }
 
     /// Whether an accented onset (≥ 30 % of the strongest recent) lies within ±10 % of a period

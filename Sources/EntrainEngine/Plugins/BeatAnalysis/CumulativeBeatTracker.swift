@@ -21,6 +21,9 @@ struct CumulativeBeatTracker {
     let maximumPeriod: Int
     private let size: Int
     private let odf: UnsafeMutablePointer<Double>
+    /// The spectral flux between the kick and the hats (150 Hz–2 kHz) per frame: where snares,
+    /// side sticks, bass notes and chords are heard, apart from the subdividing hats.
+    private let midFlux: UnsafeMutablePointer<Double>
     private let score: UnsafeMutablePointer<Double>
     /// The end sample (engine frame) of every analysis frame in the ring.
     private let ends: UnsafeMutablePointer<Int64>
@@ -50,6 +53,8 @@ struct CumulativeBeatTracker {
         size = s
         odf = .allocate(capacity: s)
         odf.initialize(repeating: 0, count: s)
+        midFlux = .allocate(capacity: s)
+        midFlux.initialize(repeating: 0, count: s)
         score = .allocate(capacity: s)
         score.initialize(repeating: 0, count: s)
         ends = .allocate(capacity: s)
@@ -62,6 +67,7 @@ struct CumulativeBeatTracker {
 
     func deallocate() {
         odf.deallocate()
+        midFlux.deallocate()
         score.deallocate()
         ends.deallocate()
         future.deallocate()
@@ -127,12 +133,14 @@ struct CumulativeBeatTracker {
     private var lowest: Int { max(1, Int(0.5 * period)) }
     private var highest: Int { min(2 * maximumPeriod, Int(2 * period)) }
 
-    /// One analysis frame ending just before engine frame `end`, with onset strength `value`.
-    /// Returns the frame (engine) of a newly predicted beat, if this frame made a prediction.
-    mutating func push(_ value: Double, end: Int64) -> Int64? {
+    /// One analysis frame ending just before engine frame `end`, with onset strength `value` and
+    /// mid-band flux `mid`. Returns the frame (engine) of a newly predicted beat, if this frame
+    /// made a prediction.
+    mutating func push(_ value: Double, mid: Double = 0, end: Int64) -> Int64? {
         let n = count
         let mask = size - 1
         odf[n & mask] = value
+        midFlux[n & mask] = mid
         ends[n & mask] = end
         var best = 0.0
         if period > 0 {
@@ -191,9 +199,10 @@ struct CumulativeBeatTracker {
     /// Mean onset strength at `count` past beats (the last beat, then every `step`-th one before
     /// it, from the `first`-th), shifted by `shift` periods: the peak within ±3 frames of each.
     /// How the music accents the grid: on the beats, half-way between them, on alternate beats.
-    func gridStrength(shift: Double, first: Int, step: Int, count: Int) -> Double {
+    /// `mid`: the mid-band flux's peaks instead (what plays there besides the hats).
+    func gridStrength(shift: Double, first: Int, step: Int, count: Int, mid: Bool = false) -> Double {
         guard period > 0, lastBeat >= 0 else { return 0 }
-        let mask = size - 1
+        let mask = size - 1, values = mid ? midFlux : odf
         var sum = 0.0, used = 0
         var k = first
         for _ in 0..<count {
@@ -201,7 +210,7 @@ struct CumulativeBeatTracker {
             k += step
             guard centre - 3 >= 0, centre + 3 < self.count, self.count - (centre - 3) < size else { continue }
             var peak = 0.0
-            for f in (centre - 3)...(centre + 3) { peak = max(peak, odf[f & mask]) }
+            for f in (centre - 3)...(centre + 3) { peak = max(peak, values[f & mask]) }
             sum += peak
             used += 1
         }
@@ -238,6 +247,19 @@ struct CumulativeBeatTracker {
         }
         let mean = total / Double(whole)
         return mean > 0 ? own / mean : 0
+    }
+
+    /// Half the tempo, keeping every other beat: the last one's parity (`keepingLast`) or the
+    /// one's before it. Returns the next beat's engine frame.
+    mutating func halve(keepingLast: Bool, end: Int64) -> Int64 {
+        let old = period, n = count - 1
+        period = min(Double(maximumPeriod), 2 * old)
+        computeWeights()
+        if !keepingLast { lastBeat -= Int(FastMath.floor(old + 0.5)) }
+        nextBeat = lastBeat + Int(FastMath.floor(period + 0.5))
+        if nextBeat <= n { nextBeat += Int(FastMath.floor(period + 0.5)) }
+        predictAt = nextBeat + max(1, Int(0.5 * period))
+        return frameEnd(nextBeat, now: n, end: end)
     }
 
     /// The beats were on the off-beats: move the pending next beat by half a period (earlier if

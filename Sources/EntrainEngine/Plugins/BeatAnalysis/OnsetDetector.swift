@@ -18,8 +18,9 @@ struct OnsetDetector {
     let windowSize: Int
     let bins: Int
     let subBlockSize: Int
-    /// Bins below 150 Hz, which the low-band emphasis weights.
+    /// Bins below 150 Hz, which the low-band emphasis weights; bins below 2 kHz.
     let lowBins: Int
+    let midBins: Int
 
     // Settings (from the parameter table).
     var method = BeatParameters.Method.flux
@@ -62,6 +63,9 @@ struct OnsetDetector {
 
     /// The detection function of the last hop, scaled for the tempo tracker (≥ 0).
     private(set) var novelty: Float = 0
+    /// The last hop's spectral flux from 150 Hz to 2 kHz (flux method only; else 0): the
+    /// metrical check's view without the kick's boom and the hats' subdivisions.
+    private(set) var midNovelty: Float = 0
     /// Mean square of the last hop.
     private(set) var hopEnergy: Float = 0
 
@@ -72,6 +76,7 @@ struct OnsetDetector {
         self.bins = bins
         self.subBlockSize = subBlockSize
         lowBins = min(bins, Int(150 / (sampleRate / Double(windowSize))) + 1)
+        midBins = max(lowBins, min(bins, Int(2000 / (sampleRate / Double(windowSize))) + 1))
         previous = .allocate(capacity: 2 * bins)
         previous.initialize(repeating: 0, count: 2 * bins)
         let hopsPerSecond = sampleRate / Double(hopSize)
@@ -117,6 +122,7 @@ struct OnsetDetector {
             spacing = fluxMinIntervalFrames
             novelty = value
         case .energy:
+            midNovelty = 0
             let average = energySum / Float(energyLength)
             threshold = energyThreshold * energyThreshold * average
             spacing = energyRefractoryFrames
@@ -140,17 +146,22 @@ struct OnsetDetector {
     /// Half-wave-rectified increase of log magnitude against the frame two hops back.
     private mutating func flux(_ m: UnsafeMutablePointer<Float>) -> Float {
         let old = previous + previousSlot * bins
-        var low: Float = 0, rest: Float = 0
+        var low: Float = 0, mid: Float = 0, high: Float = 0
         for k in 0..<lowBins {
             low += max(0, m[k] - old[k])
             old[k] = m[k]
         }
-        for k in lowBins..<bins {
-            rest += max(0, m[k] - old[k])
+        for k in lowBins..<midBins {
+            mid += max(0, m[k] - old[k])
+            old[k] = m[k]
+        }
+        for k in midBins..<bins {
+            high += max(0, m[k] - old[k])
             old[k] = m[k]
         }
         previousSlot ^= 1
-        return low * lowGain + rest
+        midNovelty = mid
+        return low * lowGain + mid + high
     }
 
     /// This hop's mean square; keeps the one-second window. Comparing mean squares against k²
