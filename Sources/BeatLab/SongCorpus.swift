@@ -10,7 +10,7 @@ public enum SongCorpus {
 
     /// The category and a one-line description of each song.
     public static func summary(of name: String) -> (category: CorpusItem.Category, text: String)? {
-        (specs + variants).first { $0.name == name }.map { ($0.category, $0.summary) }
+        everySpec.first { $0.name == name }.map { ($0.category, $0.summary) }
     }
 
     /// Grooves of the corpus at other tempi, for the tempo-octave decisions (not in the main
@@ -19,7 +19,7 @@ public enum SongCorpus {
 
     /// One song rendered (or taken from the cache, see `SongRenderer`), of the corpus or its variants.
     public static func item(named name: String) throws -> CorpusItem {
-        guard let spec = (specs + variants).first(where: { $0.name == name }) else { throw CorpusError.unknownSong(name) }
+        guard let spec = everySpec.first(where: { $0.name == name }) else { throw CorpusError.unknownSong(name) }
         return try SongRenderer.shared.item(spec)
     }
 
@@ -73,6 +73,8 @@ public enum SongCorpus {
              score: SongScore(bars: bars(16, Bar.rock), tempo: { k in 92 + 16 * Double(min(k, 64)) / 64 + 2 * sin(Double(k) * 2 * .pi / 24) },
                               bassProgram: 34)),
     ]
+
+    static var everySpec: [Spec] { specs + variants }
 
     static let variants: [Spec] = [
         Spec(name: "ballad-062", category: .steady, summary: "the ballad at 62 BPM",

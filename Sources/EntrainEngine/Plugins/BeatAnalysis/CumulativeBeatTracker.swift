@@ -93,7 +93,7 @@ struct CumulativeBeatTracker {
     /// strength: the score's memory is of the old period, so after a big change the beats start
     /// again from the onsets themselves.
     mutating func rephase() {
-        let n = count - 1, mask = size - 1
+        let n = count - 1
         let whole = Int(period)
         var best = 1, top = -1.0
         for phase in 1...max(1, whole) {
@@ -101,7 +101,7 @@ struct CumulativeBeatTracker {
             for k in 0..<4 {
                 let c = n - phase - Int(Double(k) * period)
                 guard c >= 1, n - c + 1 < size else { break }
-                sum += max(odf[(c - 1) & mask], max(odf[c & mask], odf[(c + 1) & mask]))
+                sum += peak(of: odf, around: c, radius: 1)
             }
             if sum > top { top = sum; best = phase }
         }
@@ -202,16 +202,14 @@ struct CumulativeBeatTracker {
     /// `mid`: the mid-band flux's peaks instead (what plays there besides the hats).
     func gridStrength(shift: Double, first: Int, step: Int, count: Int, mid: Bool = false) -> Double {
         guard period > 0, lastBeat >= 0 else { return 0 }
-        let mask = size - 1, values = mid ? midFlux : odf
+        let values = mid ? midFlux : odf
         var sum = 0.0, used = 0
         var k = first
         for _ in 0..<count {
             let centre = Int(FastMath.floor(Double(lastBeat) - Double(k) * period + shift * period + 0.5))
             k += step
             guard centre - 3 >= 0, centre + 3 < self.count, self.count - (centre - 3) < size else { continue }
-            var peak = 0.0
-            for f in (centre - 3)...(centre + 3) { peak = max(peak, values[f & mask]) }
-            sum += peak
+            sum += peak(of: values, around: centre, radius: 3)
             used += 1
         }
         return used > 0 ? sum / Double(used) : 0
@@ -238,15 +236,23 @@ struct CumulativeBeatTracker {
             var sum = 0.0
             for k in 0..<beats {
                 let centre = lastBeat - phase - Int(FastMath.floor(Double(k) * period + 0.5))
-                var peak = 0.0
-                for f in (centre - 2)...(centre + 2) where f >= 0 { peak = max(peak, odf[f & mask]) }
-                sum += peak
+                sum += peak(of: odf, around: centre, radius: 2)
             }
             total += sum
             if Double(min(phase, whole - phase)) <= 0.06 * period { own = max(own, sum) }
         }
         let mean = total / Double(whole)
         return mean > 0 ? own / mean : 0
+    }
+
+    /// The largest value of a frame ring (onset strength ≥ 0) within `radius` frames of `centre`;
+    /// frames before the first (index < 0) are silence.
+    @inline(__always)
+    private func peak(of values: UnsafeMutablePointer<Double>, around centre: Int, radius: Int) -> Double {
+        let mask = size - 1
+        var top = 0.0
+        for f in (centre - radius)...(centre + radius) where f >= 0 { top = max(top, values[f & mask]) }
+        return top
     }
 
     /// Half the tempo, keeping every other beat: the last one's parity (`keepingLast`) or the
