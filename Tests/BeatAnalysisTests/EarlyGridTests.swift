@@ -55,8 +55,8 @@ final class EarlyGridTests: XCTestCase {
     }
 
     /// On the songs (sampled instruments), every beat published before 5 s (not scored by the
-    /// F-measure) is a true beat, except on the ballad (its first beats go out at double tempo
-    /// until the metrical check halves it, at about 4.5 s).
+    /// F-measure) is a true beat, except on the ballad (its first beats go out at double tempo,
+    /// on its off-beats too, until the metrical check halves it at about 5 s).
     func testEarlyBeatsOnTheSongsAreTrueBeats() throws {
         try XCTSkipUnless(SongRenderer.isAvailable, "fluidsynth or fluid-soundfont-gm not installed (make test installs them)")
         for item in try SongCorpus.items() where item.name != "ballad-070" {

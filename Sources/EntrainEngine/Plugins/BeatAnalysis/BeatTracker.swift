@@ -39,8 +39,8 @@ struct BeatTracker {
     private(set) var confidence: Float = 0
     private(set) var locked = false
     /// Publishing before the lock because the grid stands out of the onset strength (see
-    /// `gridStandsOut`), judged at each prediction. Unlike the lock it holds nothing: the
-    /// estimator may still change the tempo as freely as before a lock.
+    /// `gridStandsOut`), judged at each prediction and at each new phase. Unlike the lock it
+    /// holds nothing: the estimator may still change the tempo as freely as before a lock.
     private(set) var early = false
     private var gridVouches = false
     /// Beats go out: locked, or early.
@@ -149,14 +149,17 @@ struct BeatTracker {
             // the tempo only changed its octave (the beats go on, the new grid judged as it comes).
             if !Self.octave(bpm, previous) { gridVouches = false }
             replacePending(cumulative.nextBeatFrame(end: latestEnd))
+            // The new phase is judged at once, like any prediction: when its grid already stands
+            // out, its first beat goes out (a 70 BPM ballad heard at 140 from its third beat on).
+            if !locked && gridStandsOut { gridVouches = true }
         }
     }
 
-    /// Whether the last three beats collect at least `lockContrast` times the onset strength of
-    /// the average phase, at a tempo a beat was already predicted at: the grid is the music's.
+    /// Whether the last three beats of the current grid collect at least `lockContrast` times the
+    /// onset strength of the average phase: the grid is the music's.
     /// Noise scores about 1.1 and held pads about 2.2; grooves 3 to 9 from their second bar.
     /// And it takes two onsets at least: the one loud start of a noise is not a grid.
-    var gridStandsOut: Bool { beatsAtTempo >= 1 && onsetCount >= 2 && contrast >= Self.lockContrast }
+    var gridStandsOut: Bool { onsetCount >= 2 && contrast >= Self.lockContrast }
     /// An early grid already going out keeps going while it stands out at least this far (its
     /// beats do not blink off and on while the accents catch up with them).
     var gridStillStandsOut: Bool { contrast >= Self.stayContrast }
