@@ -64,16 +64,18 @@ public enum BeatComparison {
         return lines.joined(separator: "\n")
     }
 
-    /// The songs' table: beat scores, lock time and the longest silence, ours then aubio's.
+    /// The songs' table: beat scores, timing, lock time and the longest silence, ours then aubio's.
     public static func songTable(ours: [Row], aubio: [Row]?) -> String {
-        var lines = ["| song | beat F ours | beat F aubio | CMLt ours / aubio | AMLt ours / aubio | lock (s) ours / aubio | longest gap (s) ours / aubio |",
-                     "|---|---|---|---|---|---|---|"]
+        var lines = ["| song | beat F ours | beat F aubio | CMLt ours / aubio | AMLt ours / aubio | beat offset (ms) ours / aubio | lock (s) ours / aubio | longest gap (s) ours / aubio |",
+                     "|---|---|---|---|---|---|---|---|"]
         for (i, row) in ours.enumerated() {
             let other = aubio?[i]
             func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "—" }
             func s(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "never" }
+            func ms(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "—" }
             lines.append("| \(row.item) | \(f(row.beats.events.f)) | \(f(other?.beats.events.f)) | "
                 + "\(f(row.beats.continuity.cmlt)) / \(f(other?.beats.continuity.cmlt)) | \(f(row.beats.continuity.amlt)) / \(f(other?.beats.continuity.amlt)) | "
+                + "\(ms(row.beats.events.meanAbsoluteErrorMs)) / \(ms(other?.beats.events.meanAbsoluteErrorMs)) | "
                 + "\(s(row.lock.lockSeconds)) / \(other.map { s($0.lock.lockSeconds) } ?? "—") | "
                 + "\(s(row.lock.longestGapSeconds)) / \(other.map { s($0.lock.longestGapSeconds) } ?? "—") |")
         }

@@ -11,6 +11,8 @@ public struct EventScore: Sendable {
     /// Over matched pairs, estimate − reference; nil when nothing matched.
     public let meanErrorMs: Double?
     public let medianErrorMs: Double?
+    /// Over matched pairs, the mean of |estimate − reference|: how tightly on time; nil when nothing matched.
+    public let meanAbsoluteErrorMs: Double?
 }
 
 public struct BeatScore: Sendable {
@@ -40,6 +42,8 @@ extension BeatMetrics {
         return EventScore(window: window, f: match.f, precision: match.precision, recall: match.recall,
                           matchedCount: match.matched.count,
                           referenceCount: reference.filter(\.isFinite).count, estimatedCount: estimated.filter(\.isFinite).count,
-                          meanErrorMs: errors?.meanMs, medianErrorMs: errors?.medianMs)
+                          meanErrorMs: errors?.meanMs, medianErrorMs: errors?.medianMs,
+                          meanAbsoluteErrorMs: match.matched.isEmpty ? nil
+                              : 1000 * match.matched.map { abs($0.est - $0.ref) }.reduce(0, +) / Double(match.matched.count))
     }
 }

@@ -80,4 +80,13 @@ final class FMeasureTests: XCTestCase {
         XCTAssertEqual(beats.f, 1)
         XCTAssertEqual(try XCTUnwrap(beats.meanErrorMs), 30, accuracy: 1e-6)
     }
+
+    /// The mean offset is of the errors' sizes: one beat 20 ms early and one 40 ms late are 30 ms
+    /// off on average, though their signed mean is 10 ms.
+    func testMeanAbsoluteError() throws {
+        let beats = BeatMetrics.evaluateBeats(reference: [6.0, 7.0], estimated: [5.98, 7.04]).events
+        XCTAssertEqual(try XCTUnwrap(beats.meanErrorMs), 10, accuracy: 1e-6)
+        XCTAssertEqual(try XCTUnwrap(beats.meanAbsoluteErrorMs), 30, accuracy: 1e-6)
+        XCTAssertNil(BeatMetrics.evaluateBeats(reference: [6.0], estimated: [8.0]).events.meanAbsoluteErrorMs)
+    }
 }

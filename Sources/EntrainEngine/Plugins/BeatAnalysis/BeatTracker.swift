@@ -221,6 +221,10 @@ struct BeatTracker {
     /// and whether the input was above the silence gate in it.
     mutating func frame(_ value: Double, mid: Double = 0, end: Int64, sounding: Bool) {
         if sounding { lastSound = end }
+        // A held beat whose last two beats no accent confirmed, with at most one onset in them
+        // (a break), keeps its phase. (Beats unconfirmed among many onsets are a phase sliding
+        // off a drifting tempo: the onsets must pull it back.)
+        cumulative.holdingPhase = locked && verdictCount >= 2 && verdicts & 0b11 == 0 && onsets(inLast: 2) <= 1
         latestEnd = end
         guard let predicted = cumulative.push(value, mid: mid, end: end) else { return }
         let frame = max(end, predicted - stampOffset)

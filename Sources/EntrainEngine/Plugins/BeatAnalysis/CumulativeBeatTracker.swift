@@ -36,12 +36,21 @@ struct CumulativeBeatTracker {
     var alpha = 0.9
     /// How sharply a predecessor off the period is discounted.
     var tightness = 5.0
+    /// In a break the next beat is the last one plus a period: what little plays there (held
+    /// chords, a bass note a bar) says less about the phase than the drums did, and pulled the
+    /// beats of break-100 up to 47 ms late over its four bars.
+    var holdingPhase = false
 
     /// Beat period in frames (0: no tempo yet).
     private(set) var period = 0.0
     /// The frame (index) of the last beat and of the next one; the frame at which to predict.
     private var lastBeat = -1
     private(set) var nextBeat = -1
+    /// The same two beats between frames: a beat the onsets did not place (a held phase, see
+    /// `holdingPhase`) falls at the last one plus a period, rarely a whole number of frames
+    /// (112.5 at 100 BPM); rounding each would move the phase by half a frame (2.7 ms) a beat.
+    private var lastBeatExact = -1.0
+    private var nextBeatExact = -1.0
     private var predictAt = -1
 
     init(hopRate: Double, hopSize: Int, minimumBPM: Double) {
@@ -106,9 +115,10 @@ struct CumulativeBeatTracker {
             if sum > top { top = sum; best = phase }
         }
         lastBeat = n - best
-        nextBeat = lastBeat + max(1, Int(FastMath.floor(period + 0.5)))
-        if nextBeat <= n { nextBeat += max(1, whole) }
-        predictAt = nextBeat + max(1, Int(0.5 * period))
+        lastBeatExact = Double(lastBeat)
+        var next = lastBeat + max(1, Int(FastMath.floor(period + 0.5)))
+        if next <= n { next += max(1, whole) }
+        setNext(next, exact: Double(next))
     }
 
     /// Engine frame of the pending next beat, given the end of the newest analysis frame.
@@ -160,10 +170,14 @@ struct CumulativeBeatTracker {
                 b = n - back
             }
             lastBeat = b
+            lastBeatExact = Double(b)
             predict(from: n)
             return frameEnd(nextBeat, now: n, end: end)
         }
-        if n == nextBeat { lastBeat = n }
+        if n == nextBeat {
+            lastBeat = n
+            lastBeatExact = nextBeatExact
+        }
         guard n >= predictAt, nextBeat <= n else { return nil }
         predict(from: n)
         return frameEnd(nextBeat, now: n, end: end)
@@ -172,6 +186,11 @@ struct CumulativeBeatTracker {
     /// The score carried into the future with no input; the next beat is the best frame near
     /// one period after the last, the nearer the better (a Gaussian of a fifth of a period).
     private mutating func predict(from n: Int) {
+        let expected = lastBeatExact + period
+        if holdingPhase {
+            setNext(max(n + 1, Int(FastMath.floor(expected + 0.5))), exact: expected)
+            return
+        }
         let mask = size - 1
         let horizon = min(2 * maximumPeriod, Int(1.5 * period) + 1)
         for j in 1...horizon {
@@ -184,7 +203,6 @@ struct CumulativeBeatTracker {
             }
             future[j - 1] = alpha * best
         }
-        let expected = Double(lastBeat) + period
         let sigma = 0.2 * period
         var choice = n + 1, top = -1.0
         for j in 1...horizon {
@@ -192,8 +210,15 @@ struct CumulativeBeatTracker {
             let v = future[j - 1] * gaussian(x)
             if v > top { top = v; choice = n + j }
         }
-        nextBeat = choice
-        predictAt = choice + max(1, Int(0.5 * period))
+        // The expected point itself when the choice is only its nearest frame.
+        setNext(choice, exact: abs(Double(choice) - expected) <= 0.5 ? expected : Double(choice))
+    }
+
+    /// The next beat (frame index, and between frames), and the frame at which to predict the one after.
+    private mutating func setNext(_ frame: Int, exact: Double) {
+        nextBeat = frame
+        nextBeatExact = exact
+        predictAt = frame + max(1, Int(0.5 * period))
     }
 
     /// Mean onset strength at `count` past beats (the last beat, then every `step`-th one before
@@ -262,9 +287,10 @@ struct CumulativeBeatTracker {
         period = min(Double(maximumPeriod), 2 * old)
         computeWeights()
         if !keepingLast { lastBeat -= Int(FastMath.floor(old + 0.5)) }
-        nextBeat = lastBeat + Int(FastMath.floor(period + 0.5))
-        if nextBeat <= n { nextBeat += Int(FastMath.floor(period + 0.5)) }
-        predictAt = nextBeat + max(1, Int(0.5 * period))
+        lastBeatExact = Double(lastBeat)
+        var next = lastBeat + Int(FastMath.floor(period + 0.5))
+        if next <= n { next += Int(FastMath.floor(period + 0.5)) }
+        setNext(next, exact: Double(next))
         return frameEnd(nextBeat, now: n, end: end)
     }
 
@@ -274,6 +300,8 @@ struct CumulativeBeatTracker {
         let n = count - 1, half = Int(FastMath.floor(0.5 * period + 0.5))
         nextBeat = nextBeat - half > n ? nextBeat - half : nextBeat + half
         lastBeat = nextBeat - Int(FastMath.floor(period + 0.5))
+        lastBeatExact = Double(lastBeat)
+        nextBeatExact = Double(nextBeat)
         predictAt = nextBeat + max(1, half)
         return frameEnd(nextBeat, now: n, end: end)
     }
