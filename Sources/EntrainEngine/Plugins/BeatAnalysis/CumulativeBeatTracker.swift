@@ -114,11 +114,8 @@ struct CumulativeBeatTracker {
             }
             if sum > top { top = sum; best = phase }
         }
-        lastBeat = n - best
-        lastBeatExact = Double(lastBeat)
-        var next = lastBeat + max(1, Int(FastMath.floor(period + 0.5)))
-        if next <= n { next += max(1, whole) }
-        setNext(next, exact: Double(next))
+        setLast(n - best)
+        setNextAfterLast(now: n)
     }
 
     /// Engine frame of the pending next beat, given the end of the newest analysis frame.
@@ -169,8 +166,7 @@ struct CumulativeBeatTracker {
                 top = score[(n - back) & mask]
                 b = n - back
             }
-            lastBeat = b
-            lastBeatExact = Double(b)
+            setLast(b)
             predict(from: n)
             return frameEnd(nextBeat, now: n, end: end)
         }
@@ -219,6 +215,19 @@ struct CumulativeBeatTracker {
         nextBeat = frame
         nextBeatExact = exact
         predictAt = frame + max(1, Int(0.5 * period))
+    }
+
+    /// A last beat placed on a frame (by the onsets or a change of grid, not carried between frames).
+    private mutating func setLast(_ frame: Int) {
+        lastBeat = frame
+        lastBeatExact = Double(frame)
+    }
+
+    /// The next beat a whole period after the last one, or two when one is not past frame `n`.
+    private mutating func setNextAfterLast(now n: Int) {
+        let step = max(1, Int(FastMath.floor(period + 0.5)))
+        let next = lastBeat + step > n ? lastBeat + step : lastBeat + 2 * step
+        setNext(next, exact: Double(next))
     }
 
     /// Mean onset strength at `count` past beats (the last beat, then every `step`-th one before
@@ -286,11 +295,8 @@ struct CumulativeBeatTracker {
         let old = period, n = count - 1
         period = min(Double(maximumPeriod), 2 * old)
         computeWeights()
-        if !keepingLast { lastBeat -= Int(FastMath.floor(old + 0.5)) }
-        lastBeatExact = Double(lastBeat)
-        var next = lastBeat + Int(FastMath.floor(period + 0.5))
-        if next <= n { next += Int(FastMath.floor(period + 0.5)) }
-        setNext(next, exact: Double(next))
+        if !keepingLast { setLast(lastBeat - Int(FastMath.floor(old + 0.5))) }
+        setNextAfterLast(now: n)
         return frameEnd(nextBeat, now: n, end: end)
     }
 
@@ -298,11 +304,9 @@ struct CumulativeBeatTracker {
     /// that is still ahead). Returns its new engine frame.
     mutating func shiftHalfBeat(end: Int64) -> Int64 {
         let n = count - 1, half = Int(FastMath.floor(0.5 * period + 0.5))
-        nextBeat = nextBeat - half > n ? nextBeat - half : nextBeat + half
-        lastBeat = nextBeat - Int(FastMath.floor(period + 0.5))
-        lastBeatExact = Double(lastBeat)
-        nextBeatExact = Double(nextBeat)
-        predictAt = nextBeat + max(1, half)
+        let next = nextBeat - half > n ? nextBeat - half : nextBeat + half
+        setLast(next - Int(FastMath.floor(period + 0.5)))
+        setNext(next, exact: Double(next))
         return frameEnd(nextBeat, now: n, end: end)
     }
 
