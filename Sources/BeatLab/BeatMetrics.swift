@@ -61,15 +61,17 @@ public enum BeatMetrics {
         sortedFinite(beats).filter { $0 >= minBeatTime }
     }
 
-    /// Mean and median of (estimate − reference) over matched pairs, in milliseconds; nil when
-    /// nothing matched. Positive means the estimates are late.
-    public static func signedErrors(_ matched: [(ref: Double, est: Double)]) -> (meanMs: Double, medianMs: Double)? {
+    /// Over matched pairs, in milliseconds: mean and median of (estimate − reference), positive
+    /// when the estimates are late, and the mean of its size (how tightly on time); nil when
+    /// nothing matched.
+    public static func timingErrors(_ matched: [(ref: Double, est: Double)]) -> (meanMs: Double, medianMs: Double, meanAbsoluteMs: Double)? {
         guard !matched.isEmpty else { return nil }
         let errors = matched.map { ($0.est - $0.ref) * 1000 }.sorted()
         let mean = errors.reduce(0, +) / Double(errors.count)
+        let meanAbsolute = errors.map(abs).reduce(0, +) / Double(errors.count)
         let mid = errors.count / 2
         let median = errors.count % 2 == 1 ? errors[mid] : (errors[mid - 1] + errors[mid]) / 2
-        return (mean, median)
+        return (mean, median, meanAbsolute)
     }
 
     static func sortedFinite(_ times: [Double]) -> [Double] { times.filter(\.isFinite).sorted() }

@@ -38,12 +38,10 @@ extension BeatMetrics {
 
     static func score(reference: [Double], estimated: [Double], window: Double) -> EventScore {
         let match = fMeasure(reference: reference, estimated: estimated, window: window)
-        let errors = signedErrors(match.matched)
+        let errors = timingErrors(match.matched)
         return EventScore(window: window, f: match.f, precision: match.precision, recall: match.recall,
                           matchedCount: match.matched.count,
                           referenceCount: reference.filter(\.isFinite).count, estimatedCount: estimated.filter(\.isFinite).count,
-                          meanErrorMs: errors?.meanMs, medianErrorMs: errors?.medianMs,
-                          meanAbsoluteErrorMs: match.matched.isEmpty ? nil
-                              : 1000 * match.matched.map { abs($0.est - $0.ref) }.reduce(0, +) / Double(match.matched.count))
+                          meanErrorMs: errors?.meanMs, medianErrorMs: errors?.medianMs, meanAbsoluteErrorMs: errors?.meanAbsoluteMs)
     }
 }

@@ -106,9 +106,7 @@ final class SongTrackingTests: XCTestCase {
             let lock = try XCTUnwrap(m.ours.lock.lockSeconds, "\(name) never locked")
             locks.append(lock)
             XCTAssertLessThanOrEqual(lock, 2, "\(name): lock time (aubio \(m.aubio.lock.lockSeconds ?? -1) s)")
-            // Within four beats at the song's tempo (the first number in its name).
-            let bpm = try XCTUnwrap(Double(name.split(separator: "-")[1]))
-            XCTAssertLessThanOrEqual(lock * bpm / 60, 4.05, "\(name): lock in beats")
+            XCTAssertLessThanOrEqual(try XCTUnwrap(m.ours.lock.beatsBeforeLock), 4, "\(name): beats before the lock")
             let gap = "\(name): \(m.ours.lock.longestGapSeconds) s without a beat (aubio \(m.aubio.lock.longestGapSeconds) s)"
             XCTAssertLessThanOrEqual(m.ours.lock.longestGapBeats, 2.1, gap)
             XCTAssertLessThanOrEqual(m.ours.lock.longestGapSeconds, 1, gap)

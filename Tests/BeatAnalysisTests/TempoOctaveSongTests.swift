@@ -18,9 +18,8 @@ final class TempoOctaveSongTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(row.beats.continuity.cmlt, 0.9, "\(name): \(row.beats.continuity)")
             XCTAssertGreaterThanOrEqual(row.beats.events.f, 0.9, "\(name): \(row.beats.events)")
             // And it locks as soon as on the corpus's songs: within four of its beats.
-            let lock = try XCTUnwrap(row.lock.lockSeconds, "\(name) never locked")
-            let bpm = try XCTUnwrap(Double(name.split(separator: "-")[1]))
-            XCTAssertLessThanOrEqual(lock * bpm / 60, 4.05, "\(name): lock \(lock) s")
+            let beats = try XCTUnwrap(row.lock.beatsBeforeLock, "\(name) never locked")
+            XCTAssertLessThanOrEqual(beats, 4, "\(name): lock \(row.lock.lockSeconds ?? -1) s")
         }
     }
 }

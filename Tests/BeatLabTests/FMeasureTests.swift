@@ -44,13 +44,14 @@ final class FMeasureTests: XCTestCase {
         XCTAssertEqual(m.f, 1)
     }
 
-    func testSignedErrorsMeanAndMedian() throws {
-        let e = try XCTUnwrap(BeatMetrics.signedErrors([(1, 1.01), (2, 1.98), (3, 3.03)]))
+    func testTimingErrorsMeanMedianAndSize() throws {
+        let e = try XCTUnwrap(BeatMetrics.timingErrors([(1, 1.01), (2, 1.98), (3, 3.03)]))
         XCTAssertEqual(e.meanMs, 20.0 / 3, accuracy: 1e-9)
         XCTAssertEqual(e.medianMs, 10, accuracy: 1e-9)
-        let even = try XCTUnwrap(BeatMetrics.signedErrors([(1, 1.01), (2, 1.98), (3, 3.03), (4, 4.0)]))
+        XCTAssertEqual(e.meanAbsoluteMs, 20, accuracy: 1e-9)  // 10, 20 and 30 ms off
+        let even = try XCTUnwrap(BeatMetrics.timingErrors([(1, 1.01), (2, 1.98), (3, 3.03), (4, 4.0)]))
         XCTAssertEqual(even.medianMs, 5, accuracy: 1e-9)  // mean of the middle two, 0 and 10
-        XCTAssertNil(BeatMetrics.signedErrors([]))
+        XCTAssertNil(BeatMetrics.timingErrors([]))
     }
 
     /// Beats before 5 s are dropped from both lists independently (mir_eval trim_beats).

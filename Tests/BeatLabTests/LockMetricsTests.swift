@@ -7,6 +7,7 @@ final class LockMetricsTests: XCTestCase {
     func testPerfectTrackingLocksAtOnceWithoutGaps() {
         let m = LockMetrics.measure(reference: truth, estimated: truth.map { $0 + 0.01 })
         XCTAssertEqual(m.lockSeconds, 0)
+        XCTAssertEqual(m.beatsBeforeLock, 0)
         XCTAssertEqual(m.longestGapSeconds, 0.5, accuracy: 1e-9)
         XCTAssertEqual(m.longestGapBeats, 1, accuracy: 1e-9)
     }
@@ -17,6 +18,7 @@ final class LockMetricsTests: XCTestCase {
         estimated.insert(2.2, at: 0)  // a wrong beat before the lock
         let m = LockMetrics.measure(reference: truth, estimated: estimated)
         XCTAssertEqual(try XCTUnwrap(m.lockSeconds), 2, accuracy: 1e-9)
+        XCTAssertEqual(m.beatsBeforeLock, 4)  // the run starts on the fifth true beat, 3 s
         XCTAssertEqual(m.longestGapSeconds, 12.5 - 7.5, accuracy: 1e-9)
         XCTAssertEqual(m.longestGapBeats, 10, accuracy: 1e-9)
     }
@@ -25,7 +27,9 @@ final class LockMetricsTests: XCTestCase {
     /// as a gap to the end of the music.
     func testHalfTempoNeverLocksAndStoppingEarlyIsAGap() {
         let half = stride(from: 0, to: truth.count, by: 2).map { truth[$0] }
-        XCTAssertNil(LockMetrics.measure(reference: truth, estimated: half).lockSeconds)
+        let halved = LockMetrics.measure(reference: truth, estimated: half)
+        XCTAssertNil(halved.lockSeconds)
+        XCTAssertNil(halved.beatsBeforeLock)
         let early = LockMetrics.measure(reference: truth, estimated: truth.filter { $0 < 10 })
         XCTAssertEqual(early.longestGapSeconds, 20.5 - 9.5, accuracy: 1e-9)
         XCTAssertEqual(LockMetrics.measure(reference: truth, estimated: []).longestGapSeconds, 19.5, accuracy: 1e-9)
