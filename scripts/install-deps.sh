@@ -26,5 +26,7 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 # jackd2 asks whether to enable realtime priority; answer it ahead of time.
 echo "jackd2 jackd/tweak_rt_limits boolean false" | $sudo debconf-set-selections
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Several set-ups may run at once (parallel checkouts): wait for the package lock instead of failing.
+lock=(-o DPkg::Lock::Timeout=900)
+$sudo apt-get "${lock[@]}" update -qq
+$sudo apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
