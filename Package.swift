@@ -72,7 +72,7 @@ let package = Package(
         // Hosted LV2 plugins (through lilv): discovery, instances made ready off the process
         // thread, the insert chains on the output buses, and their /fx family of addresses.
         .target(name: "EntrainLV2",
-                dependencies: ["CLilv", "EntrainEngine", "EntrainAddressSpace", "EntrainControl"]),
+                dependencies: ["CLilv", "EntrainEngine", "EntrainAddressSpace", "EntrainControl", "EntrainFiles"]),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",

@@ -56,12 +56,14 @@ public final class AddressSpace: Sendable {
         return ControlChange(address, try descriptor.parse(given))
     }
 
-    /// Apply checked changes, each family's as one batch, on `frame` (nil: now). Families
-    /// are applied in their order; a family that refuses leaves the ones after it untouched.
-    public func set(_ changes: [ControlChange], at frame: Int64? = nil) throws {
+    /// Apply checked changes that came through `door`, each family's as one batch, on `frame`
+    /// (nil: now). A change only a person may make, through another door, refuses them all.
+    /// Families are applied in their order; a family that refuses leaves the ones after it untouched.
+    public func set(_ changes: [ControlChange], at frame: Int64? = nil, from door: ChangeDoor) throws {
         var batches: [(any AddressFamily, [ControlChange])] = []
         for change in changes {
-            guard let (family, _) = lookup(change.address) else { throw ControlError.unknown(change.address) }
+            guard let (family, descriptor) = lookup(change.address) else { throw ControlError.unknown(change.address) }
+            try descriptor.check(door: frame == nil ? door : (door == .person ? .schedule : door))
             if let i = batches.firstIndex(where: { $0.0 === family }) { batches[i].1.append(change) } else { batches.append((family, [change])) }
         }
         for (family, batch) in batches { try family.set(batch, at: frame) }
@@ -70,7 +72,9 @@ public final class AddressSpace: Sendable {
     /// Every family's values now, less what a preset never carries: what a preset or the
     /// last-used settings store.
     public func presetSnapshot() -> [(address: String, value: ControlValue)] {
-        families.flatMap { family in family.snapshot().filter { !family.isTransient($0.address) } }
+        families.flatMap { family in
+            family.snapshot().filter { !family.isTransient($0.address) && family.descriptor(for: $0.address)?.personOnly != true }
+        }
     }
 
     /// The value of `address` now.

@@ -31,9 +31,12 @@ public struct ControlDescriptor: Sendable {
     public let readOnly: Bool
     /// A remark for the schema (e.g. whether the engine renders it yet).
     public let note: String?
+    /// A person's decision (arming the strobe): set only through `ChangeDoor.person`, never
+    /// carried by a file, a mapping or a schedule.
+    public let personOnly: Bool
 
     public init(_ address: String, _ kind: Kind, unit: String = "", default defaultValue: ControlValue,
-                glide: Double? = 0, readOnly: Bool = false, note: String? = nil, _ summary: String) {
+                glide: Double? = 0, readOnly: Bool = false, personOnly: Bool = false, note: String? = nil, _ summary: String) {
         self.address = address
         self.kind = kind
         self.unit = unit
@@ -41,6 +44,7 @@ public struct ControlDescriptor: Sendable {
         self.defaultValue = defaultValue
         self.glideSeconds = glide
         self.readOnly = readOnly
+        self.personOnly = personOnly
         self.note = note
     }
 
@@ -157,8 +161,10 @@ public struct ControlDescriptor: Sendable {
     /// so the state holds what its sliders would), then clamp again: a step that does not divide
     /// the range, or float rounding (0.35000000000000003), must not leave a value its own
     /// address would refuse.
+    /// The default is always a value of its own (the web app's `leadDelayTime` defaults to 375 on
+    /// a step of 10): kept as it is, so a value saved and read back is the value that was saved.
     private func snap(_ n: Double, step: Double?, range: ClosedRange<Double>?) -> Double {
-        guard let step, step > 0 else { return n }
+        guard let step, step > 0, n != defaultValue.number else { return n }
         func clamp(_ x: Double) -> Double { range.map { Swift.min(Swift.max(x, $0.lowerBound), $0.upperBound) } ?? x }
         return clamp((clamp(n) / step).rounded() * step)
     }

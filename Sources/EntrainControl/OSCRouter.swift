@@ -160,7 +160,7 @@ public struct OSCRouter: Sendable {
                 guard glide >= 0 else { throw ParameterError.constraint(message.address, reason: "the glide time must be ≥ 0") }
                 // Every family of this client (a preset may name a plugin that is not loaded: skipped).
                 try space.set(loaded.filter { Presets.appliesOnLoad($0.address) && space.lookup($0.address) != nil }
-                    .map { ControlChange($0.address, $0.value, glide: glide) })
+                    .map { ControlChange($0.address, $0.value, glide: glide) }, from: .file)
             case "/preset/rename": try library.presets.store.rename(try text(0), to: try text(1))
             case "/preset/delete": try library.presets.store.delete(try text(0))
             case "/preset/list": return [.reply(OSCMessage("/preset/list", library.presets.store.names().map { .string($0) }))]
@@ -232,6 +232,8 @@ public struct OSCRouter: Sendable {
                 throw ControlError(address, "expects \(Self.expected(descriptor, normalized: normalized)), got '\(arguments[0].tag)'")
             }
             let change = try space.parse(target, given, normalized: normalized)
+            // A person sent it; planned for later, it is a schedule (which may not arm the strobe).
+            try descriptor.check(door: frame == nil ? .person : .schedule)
             var glide: Double?
             if arguments.count == 2 {
                 guard let seconds = arguments[1].number, seconds.isFinite, seconds >= 0, descriptor.glideSeconds != nil else {

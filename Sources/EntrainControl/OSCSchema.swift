@@ -200,6 +200,7 @@ public enum OSCSchema {
         let glide = (d.glideSeconds ?? 0) > 0 ? "\(ControlDescriptor.format((d.glideSeconds ?? 0) * 1000)) ms" : "—"
         let what = [d.summary, d.note].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; ")
             + (d.readOnly && d.note == nil ? " (read-only)" : "")
+            + (d.personOnly ? " (a person's decision: never from a file, a mapping, a MIDI binding or a time-tagged bundle)" : "")
         return "| `\(d.address)` | \(type) | \(d.unit) | \(range) | \(d.defaultValue) | \(curve) | \(glide) | \(what) |\n"
     }
 }

@@ -228,9 +228,11 @@ public final class OSCServer: @unchecked Sendable {
             log(.notice, "dropped a packet from \(sender): not in --osc-allow")
             return
         }
+        // /panic acts first, before anything that could wait: the rate limit, the rest of the
+        // packet, a file load or a plugin change queued behind it.
+        let panics = packet.map { PanicScan.mayContainPanic($0) ? panicOnly($0, from: sender, now: now) : 0 } ?? 0
         guard messageLimit.allow(sender, now: now) else {
             counters.withLock { $0.rateLimited += 1 }
-            if let packet, PanicScan.mayContainPanic(packet) { panicOnly(packet, from: sender, now: now) }
             reportError(to: sender, address: "", reason: "more than \(Int(configuration.messageRate)) messages per second from this sender; dropped", now: now)
             return
         }
@@ -242,16 +244,19 @@ public final class OSCServer: @unchecked Sendable {
             reportError(to: sender, address: "", reason: "\(error)", now: now)
             return
         }
-        counters.withLock { $0.messages += messages.count }
-        for timed in messages { dispatch(timed, from: sender, now: now) }
+        counters.withLock { $0.messages += messages.count - panics }
+        for timed in messages where panics == 0 || timed.message.address != "/panic" { dispatch(timed, from: sender, now: now) }
     }
 
-    /// A rate-limited packet still stops the sound: its /panic messages act, nothing else does.
-    private func panicOnly(_ packet: UnsafeRawBufferPointer, from sender: Peer, now: Double) {
+    /// The packet's /panic messages, acted on (even in a packet the rate limit drops); returns how many.
+    private func panicOnly(_ packet: UnsafeRawBufferPointer, from sender: Peer, now: Double) -> Int {
+        var count = 0
         for timed in (try? OSCCodec.decode(packet)) ?? [] where timed.message.address == "/panic" {
             counters.withLock { $0.messages += 1 }
             dispatch(timed, from: sender, now: now)
+            count += 1
         }
+        return count
     }
 
     /// Route one message now, or on the file worker (see FileLoadQueue).

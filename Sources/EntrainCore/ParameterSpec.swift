@@ -23,14 +23,17 @@ public struct ParameterSpec: Sendable {
     public let summary: String
     /// How long a change glides when the sender does not say (seconds). 0 = applies at once.
     public let glideSeconds: Double
+    /// A person's decision (arming the strobe): never taken from a file, a mapping or a schedule.
+    public let personOnly: Bool
     /// Whether glides on this parameter are exponential (constant ratio), the natural sweep for frequencies.
     public var glidesExponentially: Bool {
         if case .continuous(_, _, .logarithmic) = kind { return true }
         return false
     }
 
-    public init(_ address: String, _ kind: Kind, unit: String = "", glide: Double = 0, _ summary: String) {
+    public init(_ address: String, _ kind: Kind, unit: String = "", glide: Double = 0, personOnly: Bool = false, _ summary: String) {
         self.address = address
+        self.personOnly = personOnly
         self.kind = kind
         self.unit = unit
         self.summary = summary

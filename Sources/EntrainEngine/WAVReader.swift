@@ -1,3 +1,4 @@
+import EntrainFiles
 import Foundation
 
 /// A whole WAV file decoded to float samples, one array per channel.
@@ -18,8 +19,10 @@ public struct WAVFile {
 
     public var frameCount: Int { samples.first?.count ?? 0 }
 
+    /// Reads a regular file only (a pipe would block the reader; see DocumentFile).
     public init(contentsOf url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
+        let handle = FileHandle(fileDescriptor: try DocumentFile.openRegular(url, url.path), closeOnDealloc: true)
+        try self.init(data: handle.readDataToEndOfFile())
     }
 
     public init(data: Data) throws {

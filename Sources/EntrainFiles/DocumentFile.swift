@@ -9,8 +9,9 @@ public struct DocumentReadError: Error, CustomStringConvertible, Equatable, Send
     public var description: String { "\(file): \(reason)" }
 }
 
-/// Reads a user's document whole, refusing what is not a readable file or is larger than
-/// `InputLimits.documentBytes` (devices and pipes are read only up to the limit).
+/// Reads a user's document whole, refusing what is not a regular file (a folder, a pipe, a device,
+/// a socket: a pipe with no writer would block its reader for good) or is larger than
+/// `InputLimits.documentBytes`.
 public enum DocumentFile {
     /// `label` names the file in errors (default: its path).
     public static func bytes(_ url: URL, label: String? = nil) throws(DocumentReadError) -> [UInt8] {
@@ -47,23 +48,47 @@ public enum DocumentFile {
         close(try openChecked(url, label ?? url.path))
     }
 
-    /// A descriptor open for reading on a file that is not a folder nor over the cap.
+    /// A descriptor open for reading on a regular file within the cap.
     private static func openChecked(_ url: URL, _ name: String) throws(DocumentReadError) -> Int32 {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw DocumentReadError(file: name, reason: openFailure(errno)) }
+        let fd = try openRegular(url, name)
         var info = stat()
         var problem: DocumentReadError?
         if fstat(fd, &info) != 0 {
             problem = DocumentReadError(file: name, reason: String(cString: strerror(errno)))
-        } else if info.st_mode & S_IFMT == S_IFDIR {
-            problem = DocumentReadError(file: name, reason: "is a folder, not a file")
-        } else if info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > InputLimits.documentBytes {
+        } else if Int(info.st_size) > InputLimits.documentBytes {
             problem = tooLarge(name, Int(info.st_size))
         }
         if let problem {
             close(fd)
             throw problem
         }
+        return fd
+    }
+
+    /// A descriptor open for reading on `url`, refused unless it is a regular file. The open never
+    /// waits (O_NONBLOCK: opening a pipe with no writer would), and the type is read from the open
+    /// descriptor, so a file swapped for a pipe after a check is still refused.
+    public static func openRegular(_ url: URL, _ name: String) throws(DocumentReadError) -> Int32 {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw DocumentReadError(file: name, reason: openFailure(errno)) }
+        var info = stat()
+        let reason: String?
+        if fstat(fd, &info) != 0 {
+            reason = String(cString: strerror(errno))
+        } else {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: reason = nil
+            case S_IFDIR: reason = "is a folder, not a file"
+            case S_IFIFO: reason = "is a pipe, not a file (only regular files are read)"
+            case S_IFSOCK: reason = "is a socket, not a file (only regular files are read)"
+            default: reason = "is a device, not a file (only regular files are read)"
+            }
+        }
+        if let reason {
+            close(fd)
+            throw DocumentReadError(file: name, reason: reason)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
     }
 

@@ -20,6 +20,8 @@ public final class InsertChains: @unchecked Sendable {
     private var toFree: [(slot: LoadedInsert, after: UnsafeMutablePointer<InsertChain>)] = []
     /// Called after each change of a chain (the address space's tree changed).
     public var onChange: (@Sendable () -> Void)?
+    /// The folders a plugin's saved state may name files in (see StateFiles).
+    public var stateFolders = StateFiles.allowedFolders
 
     public init(host: EngineHost, world: LV2World = .shared) {
         self.host = host
@@ -73,7 +75,7 @@ public final class InsertChains: @unchecked Sendable {
                 let loaded = try LoadedInsert(slot.uri, world: world, sampleRate: host.sampleRate, fadeFrames: fadeFrames, mono: bus.isMono)
                 made.append(loaded)
                 for (symbol, value) in slot.values { try loaded.preset(symbol, value) }
-                if let state = slot.state { try loaded.presetState(PluginState(decoding: state)) }
+                if let state = slot.state { try loaded.presetState(PluginState(decoding: state), folders: stateFolders) }
                 if !slot.heard { loaded.presetBypassed() }
             }
         } catch {
@@ -188,8 +190,15 @@ public final class InsertChains: @unchecked Sendable {
         sent[bus] = (chain, when)
         for gone in dropping {
             // No chain before: nothing of the engine's holds it.
-            if let old = previous?.chain { toFree.append((gone, old)) } else { gone.free() }
+            if let old = previous?.chain { toFree.append((gone, old)) } else { Self.tearDown(gone) }
         }
+    }
+
+    /// Free a slot the engine has let go of, on a thread of its own: its worker may be busy (a
+    /// plugin reading a large file, or stuck in it), and waiting for it here would hold the
+    /// chains' lock — and the OSC thread behind it, queries, saves and all — until it finished.
+    private static func tearDown(_ slot: LoadedInsert) {
+        DispatchQueue.global(qos: .utility).async { slot.free() }
     }
 
     private func collectLocked() {
@@ -197,7 +206,7 @@ public final class InsertChains: @unchecked Sendable {
             let frame = host.frame
             toFree.removeAll { entry in
                 guard entry.after == retired, entry.slot.lastFrame <= frame else { return false }
-                entry.slot.free()
+                Self.tearDown(entry.slot)
                 return true
             }
             retired.pointee.deallocate()

@@ -1,5 +1,6 @@
 import CLilv
 import EntrainEngine
+import Foundation
 
 /// One plugin made ready for an insert chain, owned by the control side: its instances
 /// (instantiated, connected and activated here, never on the process thread), its buffers and
@@ -14,6 +15,8 @@ public final class LoadedInsert: @unchecked Sendable {
     private var atomOutputs: [UnsafeMutableRawPointer] = []
     private let features: [LV2Features]
     private let urids: URIDMap
+    /// lilv's library list is shared: instances are made and freed under its lock.
+    private let world: LV2World
     private let channels: [UnsafeMutablePointer<WorkerChannel>]
     private var worker: WorkerThread?
     /// Whether it is heard (false: bypassed), as last asked.
@@ -44,6 +47,7 @@ public final class LoadedInsert: @unchecked Sendable {
         let features = channels.map { LV2Features(urids: world.urids, sampleRate: sampleRate, maxBlock: Engine.maximumChunkFrames, worker: $0) }
         self.channels = channels
         self.features = features
+        self.world = world
         urids = world.urids
         var made: [UnsafeMutablePointer<LilvInstance>] = []
         world.lock.withLock {
@@ -146,7 +150,8 @@ public final class LoadedInsert: @unchecked Sendable {
 
     /// Give it a saved internal state (before the engine has the slot: restore may not run
     /// beside `run`); a linked pair's instances both take it.
-    func presetState(_ state: PluginState) throws {
+    func presetState(_ state: PluginState, folders: [URL]) throws {
+        try StateFiles.check(state, uri: plugin.uri, folders: folders)
         for (instance, f) in zip(instances, features) { try state.restore(into: instance, uri: plugin.uri, urids: urids, features: f.array) }
     }
 
@@ -170,13 +175,16 @@ public final class LoadedInsert: @unchecked Sendable {
     /// The value of control port `index` now (outputs: as the plugin last wrote it).
     public func value(_ index: Int) -> Float { sent[index] ?? controls[index] }
 
-    /// Deactivate and free everything. Only once the engine holds no chain containing the slot.
+    /// Deactivate and free everything. Only once the engine holds no chain containing the slot;
+    /// it waits for the worker to finish its job (see InsertChains.tearDown).
     func free() {
         worker?.stop()
-        FloatingPointGuard.keeping {
-            for instance in instances {
-                lilv_instance_deactivate(instance)
-                lilv_instance_free(instance)
+        world.lock.withLock {
+            FloatingPointGuard.keeping {
+                for instance in instances {
+                    lilv_instance_deactivate(instance)
+                    lilv_instance_free(instance)
+                }
             }
         }
         slot.deinitialize(count: 1).deallocate()

@@ -54,7 +54,7 @@ struct DMXOptions: ParsableArguments {
         client.startLightTap()
         let source = DMXLightSource(take: { client.takeLightFrames($0) }, now: { client.engineFrameNow() },
                                     portLatency: { client.lightLatency }, sampleRate: { client.sampleRate },
-                                    panicked: { current.host.isPanicked })
+                                    panicked: { current.host.isPanicked }, armed: { (try? current.host.value(of: "/led/arm")) == 1 })
         return try DMXSender(targets: targets, family: family, source: source, logger: logger)
     }
 }

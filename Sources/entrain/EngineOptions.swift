@@ -42,7 +42,7 @@ struct EngineOptions: ParsableArguments {
             let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw ValidationError("--set expects address=value, got '\(assignment)'") }
             do {
-                return try StandardAddresses.parse(parts[0], .text(parts[1]))
+                return try StandardAddresses.parse(parts[0], .text(parts[1]), from: .person)
             } catch {
                 throw ValidationError("\(error)")
             }
@@ -76,7 +76,7 @@ struct EngineOptions: ParsableArguments {
         ]
         do {
             var given: [ControlChange] = []
-            for (text, address) in named { if let text { given.append(try StandardAddresses.parse(address, .text(text))) } }
+            for (text, address) in named { if let text { given.append(try StandardAddresses.parse(address, .text(text), from: .person)) } }
             values = try EngineFamily.fold(given + changes, into: values)
             try table.checkConstraints(values)
         } catch let error as ParameterError {

@@ -20,7 +20,7 @@ struct InsertOptions: ParsableArguments {
     func start(host: EngineHost, space: AddressSpace, changes: [ControlChange]) throws -> Fx {
         let fx: Fx
         do { fx = try Fx(host: host, space: space, inserts: inserts) } catch { throw ValidationError("--insert: \(error)") }
-        do { try space.set(changes.filter { FxFamily.owns($0.address) }) } catch { throw ValidationError("--set: \(error)") }
+        do { try space.set(changes.filter { FxFamily.owns($0.address) }, from: .person) } catch { throw ValidationError("--set: \(error)") }
         return fx
     }
 }

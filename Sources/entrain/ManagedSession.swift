@@ -1,5 +1,7 @@
 import EntrainAddressSpace
+import ArgumentParser
 import EntrainControl
+import EntrainJACK
 import Foundation
 import Logging
 
@@ -23,6 +25,12 @@ final class ManagedSession {
         guard let nsm = NSMClient.fromEnvironment(logger: logger) else { return nil }
         nsm.announce(name: "entrain", executable: CommandLine.arguments.first ?? "entrain")
         let open = try nsm.waitForOpen(stop: stop)
+        // The client id becomes our JACK name: one JACK refuses is refused here, in words, to the manager.
+        guard !open.clientID.isEmpty, open.clientID.utf8.count <= JackClient.maximumNameLength else {
+            let reason = "the client id is \(open.clientID.utf8.count) bytes long; a JACK client name is 1 to \(JackClient.maximumNameLength)"
+            nsm.reply(error: NSMClient.errorGeneral, to: "/nsm/client/open", reason)
+            throw ValidationError("NSM: \(reason)")
+        }
         let store = NSMStore(path: open.path)
         do {
             let stored = try store.loadState()
@@ -46,7 +54,10 @@ final class ManagedSession {
     /// with a warning; the values still load).
     func restore(space: AddressSpace, transport: SessionTransport, load: (String) throws -> SessionProgram) throws {
         if let values = try store.loadValues() {
-            try space.set(try Presets.changes(values.text, file: values.label))
+            // What this version refuses (an older save's mapping onto the strobe's arming) is dropped, the rest restored.
+            let (changes, problems) = try Presets.read(values.text, file: values.label)
+            for problem in problems { logger.warning("NSM: dropped from the saved state: \(problem)") }
+            try space.set(changes, from: .file)
         }
         guard let place = stored?.session else { return }
         do {
@@ -56,6 +67,11 @@ final class ManagedSession {
         } catch {
             logger.warning("NSM: the saved session \(place.file) could not be loaded again (\(error)); the values are restored")
         }
+    }
+
+    /// Opening failed after the manager's open (JACK refused us): tell the manager why.
+    func failed(_ error: Error) {
+        nsm.reply(error: NSMClient.errorGeneral, to: "/nsm/client/open", "\(error)")
     }
 
     /// JACK is registered and the state restored: tell the manager.

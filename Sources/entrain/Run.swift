@@ -63,10 +63,12 @@ struct Run: ParsableCommand {
         let table = Engine.parameterTable
         var base = table.defaults
         var carried: [ControlChange] = []
-        if !noRestore, let last = library.presets.lastUsedChanges(), let values = try? EngineFamily.fold(last, into: base),
-           (try? table.checkConstraints(values)) != nil {
-            base = values
-            carried += last
+        if !noRestore, let last = library.presets.lastUsedChanges() {
+            for problem in last.problems { logger.warning("last-used settings: dropped \(problem)") }
+            if let values = try? EngineFamily.fold(last.changes, into: base), (try? table.checkConstraints(values)) != nil {
+                base = values
+                carried += last.changes
+            }
         }
         if let preset {
             let changes = try library.presets.changes(preset)
@@ -89,10 +91,16 @@ struct Run: ParsableCommand {
             try midiIn.set(rigChanges.filter { $0.address.hasPrefix(MIDIFamily.prefix) }, at: nil)
         } catch { throw ValidationError("\(error)") }
         let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
-        let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
+        let client: JackClient
+        do {
+            client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
                                                    managed: managed != nil, midi: midi.settings,
                                                    midiFollowsTransport: midi.source == "transport", timebase: midi.timebase,
                                                    midiIn: midi.input), logger: logger)
+        } catch {
+            managed?.failed(error)
+            throw error
+        }
         defer { client.close() }
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
@@ -117,7 +125,7 @@ struct Run: ParsableCommand {
         heart.monitor.attach(space)
         let fx = try inserts.start(host: current.host, space: space, changes: try engine.setChanges())
         midiIn.attach(space)
-        try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
+        try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) }, from: .person)
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)

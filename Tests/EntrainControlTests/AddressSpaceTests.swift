@@ -88,7 +88,7 @@ final class AddressSpaceTests: XCTestCase {
             try conductor.play(fadeSeconds: 0)
             return try render(host, conductor, blocks: 3 * 48_000 / 256, ports: [.ambientL]) { end in
                 if changing, end - 256 <= sentAt, sentAt < end {
-                    try space.set([ControlChange("/ambient/masterVolume", .number(0.1))], at: at)
+                    try space.set([ControlChange("/ambient/masterVolume", .number(0.1))], at: at, from: .person)
                 }
             }[.ambientL]!
         }
@@ -105,7 +105,7 @@ final class AddressSpaceTests: XCTestCase {
         let renderer = OfflineRenderer(host: host, blockSize: 256)
         let farAhead = Int64(9 * 365 * 86_400) * 48_000
         for k in 0..<200 {
-            try space.set([ControlChange("/ambient/tension", .number(Double(k % 100) / 100))], at: farAhead + Int64(k))
+            try space.set([ControlChange("/ambient/tension", .number(Double(k % 100) / 100))], at: farAhead + Int64(k), from: .person)
             if k % 10 == 9 { renderer.renderBlock(256) { _ in } }  // the engine runs meanwhile
         }
         XCTAssertEqual(conductor.state.number("tension"), 0.99)

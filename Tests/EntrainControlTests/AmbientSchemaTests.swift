@@ -88,7 +88,7 @@ final class AmbientSchemaTests: XCTestCase {
         XCTAssertNil(conductor.state["tempoSource"], "not hashed")
         let space = AddressSpace([AmbientFamily(conductor)])
         XCTAssertEqual(try space.value(of: "/ambient/tempoSource"), .text("jack"))
-        try space.set([try space.parse("/ambient/tempoSource", .text("beat"))], at: nil)
+        try space.set([try space.parse("/ambient/tempoSource", .text("beat"))], at: nil, from: .person)
         XCTAssertEqual(conductor.tempoSource, .beat)
         XCTAssertNil(conductor.state["tempoSource"])
         XCTAssertThrowsError(try space.parse("/ambient/tempoSource", .text("midi")))
@@ -104,7 +104,7 @@ final class AmbientSchemaTests: XCTestCase {
         XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3EvolveEvery"), .number(4))
         try space.set([try space.parse("/ambient/drumEuclid3Evolve", .bool(true)),
                        try space.parse("/ambient/drumEuclid3EvolveEvery", .number(8)),
-                       try space.parse("/ambient/drumEuclid3EvolveIntensity", .number(0.25))], at: nil)
+                       try space.parse("/ambient/drumEuclid3EvolveIntensity", .number(0.25))], at: nil, from: .person)
         XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3Evolve"), .bool(true))
         XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3EvolveEvery"), .number(8))
         XCTAssertEqual(try space.value(of: "/ambient/drumEuclid3EvolveIntensity"), .number(0.25))

@@ -137,10 +137,10 @@ final class DMXChannelMapTests: XCTestCase {
     func testTheFamilyChecksTheMapAndKeepsTheUniverseOutOfPresets() throws {
         let family = DMXFamily()
         let space = AddressSpace([family])
-        try space.set([ControlChange("/dmx/map", .text("1=led,2=haptic_intensity:16")), ControlChange("/dmx/rate", .number(25))])
+        try space.set([ControlChange("/dmx/map", .text("1=led,2=haptic_intensity:16")), ControlChange("/dmx/rate", .number(25))], from: .person)
         XCTAssertEqual(family.settings.map.entries.count, 2)
         XCTAssertEqual(family.settings.rate, 25)
-        XCTAssertThrowsError(try space.set([ControlChange("/dmx/map", .text("1=nothing"))])) { error in
+        XCTAssertThrowsError(try space.set([ControlChange("/dmx/map", .text("1=nothing"))], from: .person)) { error in
             XCTAssertTrue("\(error)".hasPrefix("/dmx/map: DMX map entry '1=nothing'"), "\(error)")
         }
         XCTAssertEqual(family.settings.map.description, "1=led,2=haptic_intensity:16", "a refused map changes nothing")

@@ -16,6 +16,7 @@ final class DMXSenderTests: XCTestCase {
         let now = Atomic<Int>(0)
         let panic = Atomic<Bool>(false)
         let portLatency = Atomic<Int>(0)
+        let armed = Atomic<Bool>(false)
 
         func queue(periodsUpTo last: Int64, period: Int64 = 256) {
             queued.withLock { list in
@@ -32,8 +33,38 @@ final class DMXSenderTests: XCTestCase {
         var source: DMXLightSource {
             DMXLightSource(take: { body in for f in self.queued.withLock({ l in defer { l.removeAll() }; return l }) { body(f) } },
                            now: { Int64(self.now.load(ordering: .relaxed)) }, portLatency: { self.portLatency.load(ordering: .relaxed) },
-                           sampleRate: { 48_000 }, panicked: { self.panic.load(ordering: .relaxed) })
+                           sampleRate: { 48_000 }, panicked: { self.panic.load(ordering: .relaxed) },
+                           armed: { self.armed.load(ordering: .relaxed) })
         }
+    }
+
+    /// A channel on the haptic envelope (which swings at the entrainment's 4–12 Hz) stays dark
+    /// until the strobe is armed; a channel on the LED port (gated by the engine) shows its value.
+    func testAChannelThatCouldFlashIsDarkWhileDisarmed() throws {
+        let receiver = try DMXTestReceiver(.artNet)
+        defer { receiver.stop() }
+        let light = FakeLight()
+        light.queued.withLock { list in
+            for k in 1...200 {
+                var v = InlineArray<10, Float>(repeating: 0)
+                v[0] = 0.5                          // led: a steady level
+                v[8] = k % 2 == 0 ? 1 : 0           // haptic_intensity: swinging every period
+                list.append(LightTapFrame(frame: Int64(k * 256 - 1), values: v))
+            }
+        }
+        light.now.store(200 * 256, ordering: .relaxed)
+        var settings = DMXSettings()
+        settings.map = try DMXChannelMap(parsing: "1=led,2=haptic_intensity")
+        let sender = try DMXSender(targets: [DMXTarget(.artNet, address: SocketAddress(ip: 0x7F00_0001, port: UInt16(receiver.port)))],
+                                   family: DMXFamily(settings), source: light.source, logger: Logger(label: "test"))
+        sender.start()
+        defer { sender.stop() }
+        XCTAssertTrue(receiver.wait { $0.count >= 10 })
+        let disarmed = receiver.received.frames
+        XCTAssertEqual(disarmed.last?.channels[0], 128, "the LED port's steady level shows")
+        XCTAssertEqual(disarmed.map { $0.channels[1] }.max(), 0, "the haptic channel stays dark while disarmed")
+        light.armed.store(true, ordering: .relaxed)
+        XCTAssertTrue(receiver.wait { $0.last?.channels[1] == 255 }, "armed: the haptic channel shows its value")
     }
 
     func latest16(_ receiver: DMXTestReceiver) -> Int? {

@@ -43,19 +43,19 @@ final class HRVControlTests: XCTestCase {
 
     func testSettingsAreCheckedAndPublishedValuesReadOnly() throws {
         let (space, _) = try space()
-        try space.set([try space.parse("/hrv/map/coherence", .text("/led/manual"))])
+        try space.set([try space.parse("/hrv/map/coherence", .text("/led/manual"))], from: .person)
         XCTAssertEqual(try space.value(of: "/hrv/map/coherence"), .text("/led/manual"))
-        XCTAssertThrowsError(try space.set([try space.parse("/hrv/map/calm", .text("/hrv/pacer/depth"))])) { error in
+        XCTAssertThrowsError(try space.set([try space.parse("/hrv/map/calm", .text("/hrv/pacer/depth"))], from: .person)) { error in
             XCTAssertTrue("\(error)".contains("an HRV address cannot be a mapping target"), "\(error)")
         }
-        XCTAssertThrowsError(try space.set([try space.parse("/hrv/pacer/targets", .text("/led/manual,/nope"))])) { error in
+        XCTAssertThrowsError(try space.set([try space.parse("/hrv/pacer/targets", .text("/led/manual,/nope"))], from: .person)) { error in
             XCTAssertEqual("\(error)", "/nope: unknown address")
         }
-        XCTAssertThrowsError(try space.set([try space.parse("/hrv/map/calm", .text("/led/source"))]), "a list has no fader position") { _ in }
+        XCTAssertThrowsError(try space.set([try space.parse("/hrv/map/calm", .text("/led/source"))], from: .person), "a list has no fader position") { _ in }
         XCTAssertThrowsError(try space.parse("/hrv/hr", .number(60))) { error in XCTAssertTrue("\(error)".contains("read-only")) }
         XCTAssertThrowsError(try space.parse("/hrv/pacer/rate", .number(40)))
         XCTAssertTrue(space.presetSnapshot().allSatisfy { !$0.address.hasPrefix("/hrv/") }, "never in presets or the last-used settings")
-        try space.set([try space.parse("/hrv/map/coherence", .text("none"))])
+        try space.set([try space.parse("/hrv/map/coherence", .text("none"))], from: .person)
         XCTAssertEqual(try space.value(of: "/hrv/map/coherence"), .text("none"))
     }
 

@@ -116,7 +116,14 @@ final class HostileFileTests: XCTestCase {
         XCTAssertThrowsError(try DocumentFile.bytes(missing)) { XCTAssertEqual("\($0)", "\(missing.path): no such file") }
         XCTAssertThrowsError(try DocumentFile.bytes(folder, label: "x")) { XCTAssertEqual("\($0)", "x: is a folder, not a file") }
         XCTAssertThrowsError(try DocumentFile.bytes(URL(fileURLWithPath: "/dev/zero"), label: "zero")) {
-            XCTAssertEqual("\($0)", "zero: too large: files of at most \(InputLimits.documentBytesText) are read")
+            XCTAssertEqual("\($0)", "zero: is a device, not a file (only regular files are read)")
+        }
+        // A pipe with no writer: refused at once (opening it to read would wait for a writer for good).
+        let fifo = folder.appendingPathComponent("session.json")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        XCTAssertThrowsError(try SessionFiles.load(fifo)) { XCTAssertTrue("\($0)".contains("is a pipe, not a file"), "\($0)") }
+        XCTAssertThrowsError(try DocumentFile.bytes(fifo, label: "fifo")) {
+            XCTAssertEqual("\($0)", "fifo: is a pipe, not a file (only regular files are read)")
         }
         XCTAssertThrowsError(try SessionFiles.load(folder.appendingPathComponent("nope.sbg"))) {
             XCTAssertTrue("\($0)".hasSuffix("nope.sbg: error: no such file"), "\($0)")

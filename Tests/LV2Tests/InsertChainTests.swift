@@ -65,7 +65,7 @@ final class InsertChainTests: XCTestCase {
         guard case .number(let range?, _, _, _) = gain.kind else { return XCTFail("gain should be a ranged number") }
         XCTAssertEqual(range, -70...70)
         XCTAssertThrowsError(try space.parse("/fx/entrainment/1/gain", .number(71)))
-        try space.set([try space.parse("/fx/entrainment/1/gain", .text("-6"))])
+        try space.set([try space.parse("/fx/entrainment/1/gain", .text("-6"))], from: .person)
         XCTAssertEqual(try space.value(of: "/fx/entrainment/1/gain"), .number(-6))
         XCTAssertNotNil(space.lookup("/fx/entrainment/1/bypass"))
         XCTAssertNil(space.lookup("/fx/entrainment/2/gain"))
@@ -101,7 +101,7 @@ final class InsertChainTests: XCTestCase {
             let dry = try Rig(settings), wet = try Rig(settings)
             let space = AddressSpace([FxFamily(wet.chains)])
             try wet.chains.add("http://gareus.org/oss/lv2/fil4#stereo", to: .entrainment)
-            try space.set(["freq1": 1000.0, "gain1": 12, "q1": 0.5].map { try space.parse("/fx/entrainment/1/\($0.key)", .number($0.value)) })
+            try space.set(["freq1": 1000.0, "gain1": 12, "q1": 0.5].map { try space.parse("/fx/entrainment/1/\($0.key)", .number($0.value)) }, from: .person)
             dry.render(seconds: 1)
             wet.render(seconds: 1)
             let (dl, dr) = dry.level(last: 0.25), (wl, wr) = wet.level(last: 0.25)
@@ -157,7 +157,7 @@ final class InsertChainTests: XCTestCase {
         try rig.chains.add("urn:dragonfly:plate", to: .entrainment)
         try space.set([try space.parse("/fx/entrainment/1/dry_level", .number(0)),
                        try space.parse("/fx/entrainment/1/early_level", .number(100)),
-                       try space.parse("/fx/entrainment/1/decay", .number(4))])
+                       try space.parse("/fx/entrainment/1/decay", .number(4))], from: .person)
         rig.render(seconds: 1)
         XCTAssertGreaterThan(rig.level(last: 0.5).0, -30, "the reverb sounds")
         try rig.host.stop()
@@ -215,7 +215,7 @@ final class ChainPresetTests: XCTestCase {
         try first.chains.add(InsertChainTests.lowpass, to: .entrainment)
         try space.set([try space.parse("/fx/entrainment/1/gain", .number(-9)),
                        try space.parse("/fx/entrainment/2/cutoff", .number(2000)),
-                       try space.parse("/fx/entrainment/2/bypass", .bool(true))])
+                       try space.parse("/fx/entrainment/2/bypass", .bool(true))], from: .person)
         let stored = space.presetSnapshot()
         XCTAssertEqual(stored.map(\.address), ["/fx/entrainment/chain", "/fx/ambient/chain", "/fx/haptic/chain"], "the chain whole, no slot addresses")
         let text = try XCTUnwrap(stored.first?.value.text)
@@ -224,7 +224,7 @@ final class ChainPresetTests: XCTestCase {
 
         let second = try InsertChainTests.Rig()
         let restored = AddressSpace([FxFamily(second.chains)])
-        try restored.set(stored.map { try restored.parse($0.address, $0.value) })
+        try restored.set(stored.map { try restored.parse($0.address, $0.value) }, from: .person)
         XCTAssertEqual(second.chains.text(.entrainment), first.chains.text(.entrainment))
         XCTAssertEqual(try restored.value(of: "/fx/entrainment/1/gain"), .number(-9))
         XCTAssertEqual(try restored.value(of: "/fx/entrainment/2/bypass"), .bool(true))
@@ -233,10 +233,10 @@ final class ChainPresetTests: XCTestCase {
         XCTAssertEqual(second.level(last: 0.25).0, first.level(last: 0.25).0, accuracy: 0.01, "the restored chain sounds like the first")
         // Setting the same plugins again keeps the instances and only changes values.
         let before = second.chains.chain(.entrainment).map { ObjectIdentifier($0) }
-        try restored.set([try restored.parse("/fx/entrainment/chain", .text("\(InsertChainTests.amp) gain=-3 | \(InsertChainTests.lowpass)"))])
+        try restored.set([try restored.parse("/fx/entrainment/chain", .text("\(InsertChainTests.amp) gain=-3 | \(InsertChainTests.lowpass)"))], from: .person)
         XCTAssertEqual(second.chains.chain(.entrainment).map { ObjectIdentifier($0) }, before)
         XCTAssertEqual(try restored.value(of: "/fx/entrainment/1/gain"), .number(-3))
-        XCTAssertThrowsError(try restored.set([try restored.parse("/fx/entrainment/chain", .text("\(InsertChainTests.amp) gain=99"))])) { error in
+        XCTAssertThrowsError(try restored.set([try restored.parse("/fx/entrainment/chain", .text("\(InsertChainTests.amp) gain=99"))], from: .person)) { error in
             XCTAssertTrue("\(error)".contains("out of range"), "\(error)")
         }
     }

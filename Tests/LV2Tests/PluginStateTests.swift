@@ -50,6 +50,7 @@ final class PluginStateTests: XCTestCase {
     func testStateIsSavedChangedAndRestoredWithTheChain() throws {
         let half = try impulse("half.wav", gain: 0.5), eighth = try impulse("eighth.wav", gain: 0.125)
         let rig = try InsertChainTests.Rig()
+        rig.chains.stateFolders = [folder]
         try rig.chains.replace(.entrainment, with: ChainText(parsing: try chain(ir: half)))
         XCTAssertEqual(try gain(rig), -6.02, accuracy: 0.2, "the state's impulse response is heard")
 
@@ -71,8 +72,36 @@ final class PluginStateTests: XCTestCase {
         try rig.chains.replace(.entrainment, with: ChainText(parsing: saved.text))
         XCTAssertEqual(try gain(rig), -6.02, accuracy: 0.2, "restored in the running chain")
         let fresh = try InsertChainTests.Rig()
+        fresh.chains.stateFolders = [folder]
         try fresh.chains.replace(.entrainment, with: ChainText(parsing: saved.text))
         XCTAssertEqual(try gain(fresh), -6.02, accuracy: 0.2, "restored in a new chain")
+    }
+
+    /// A state may name only regular files inside the data folders: a pipe (which would block
+    /// the convolver's worker in open, and the teardown behind it, for good), a device, a file
+    /// elsewhere, or a link out of the folder is refused before the plugin sees it.
+    func testAStateNamingAPipeADeviceOrAFileElsewhereIsRefused() throws {
+        let rig = try InsertChainTests.Rig()
+        rig.chains.stateFolders = [folder]
+        let fifo = folder.appendingPathComponent("ir.wav")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("elsewhere-\(getpid()).wav")
+        try Data("RIFF".utf8).write(to: elsewhere)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let link = folder.appendingPathComponent("link.wav")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: elsewhere)
+        let refusals: [(URL, String)] = [(fifo, "not a regular file"), (URL(fileURLWithPath: "/dev/zero"), "outside the folders"),
+                                         (elsewhere, "outside the folders"), (link, "outside the folders")]
+        for (path, reason) in refusals {
+            XCTAssertThrowsError(try rig.chains.replace(.entrainment, with: ChainText(parsing: try chain(ir: path)))) { error in
+                XCTAssertTrue("\(error)".contains(reason), "\(path.path): \(error)")
+            }
+        }
+        XCTAssertTrue(rig.chains.chain(.entrainment).isEmpty, "nothing loaded")
+        rig.chains.stateFolders = [folder.appendingPathComponent("dev"), URL(fileURLWithPath: "/dev")]
+        XCTAssertThrowsError(try rig.chains.replace(.entrainment, with: ChainText(parsing: try chain(ir: URL(fileURLWithPath: "/dev/zero"))))) { error in
+            XCTAssertTrue("\(error)".contains("not a regular file"), "a device inside an allowed folder: \(error)")
+        }
     }
 
     func testAMalformedStateIsAClearError() {

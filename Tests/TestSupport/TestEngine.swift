@@ -18,7 +18,7 @@ public enum TestEngine {
         var all = ["/master/fade-in": "0", "/master/fade-out": "0"]
         for (k, v) in settings { all[k] = v }
         for (address, text) in all {
-            values = try EngineFamily.fold([try StandardAddresses.parse(address, .text(text))], into: values)
+            values = try EngineFamily.fold([try StandardAddresses.parse(address, .text(text), from: .person)], into: values)
         }
         return values
     }

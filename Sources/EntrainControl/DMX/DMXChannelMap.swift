@@ -96,13 +96,20 @@ public struct DMXChannelMap: Sendable, Equatable, CustomStringConvertible {
     /// The highest channel in use (0 for an empty map).
     public var lastChannel: Int { entries.map { $0.channel + ($0.wide ? 1 : 0) }.max() ?? 0 }
 
+    /// Ports whose value may swing at a flashing rate while the strobe is disarmed: the haptic
+    /// envelope follows the entrainment or the beat (4–12 Hz), and a lamp on it is a strobe. The
+    /// LED ports are safe to show: the engine lets only steady sources reach them until armed.
+    static let flashesWhileDisarmed: Set<Int> = Set(LightTapFrame.sourceNames.indices.filter { LightTapFrame.sourceNames[$0].hasPrefix("haptic") })
+
     /// The 512 channel values for `values` (nil: dark, every mapped channel 0, fixed levels too).
-    public func channels(_ values: InlineArray<10, Float>?) -> [UInt8] {
+    /// While the strobe is not `armed`, channels on a port that can flash stay dark.
+    public func channels(_ values: InlineArray<10, Float>?, armed: Bool = false) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 512)
         guard let values else { return out }
         for e in entries {
             let x: Double
             switch e.source {
+            case .port(let k) where !armed && Self.flashesWhileDisarmed.contains(k): x = 0
             case .port(let k): x = Double(values[k])
             case .fixed(let level): x = Double(level) / 255
             }

@@ -2,22 +2,25 @@ import EntrainCore
 
 /// What a DMX sender reads the light from: the values each period queued by the process
 /// thread, the engine frame playing now, the light port's own playback latency, the sample
-/// rate and whether a panic is in force. The JACK client provides them when live.
+/// rate, whether a panic is in force and whether the strobe is armed. The JACK client provides
+/// them when live.
 public struct DMXLightSource: Sendable {
     public var take: @Sendable (_ body: (LightTapFrame) -> Void) -> Void
     public var now: @Sendable () -> Int64?
     public var portLatency: @Sendable () -> Int
     public var sampleRate: @Sendable () -> Double
     public var panicked: @Sendable () -> Bool
+    public var armed: @Sendable () -> Bool
 
     public init(take: @escaping @Sendable (_ body: (LightTapFrame) -> Void) -> Void, now: @escaping @Sendable () -> Int64?,
                 portLatency: @escaping @Sendable () -> Int, sampleRate: @escaping @Sendable () -> Double,
-                panicked: @escaping @Sendable () -> Bool) {
+                panicked: @escaping @Sendable () -> Bool, armed: @escaping @Sendable () -> Bool) {
         self.take = take
         self.now = now
         self.portLatency = portLatency
         self.sampleRate = sampleRate
         self.panicked = panicked
+        self.armed = armed
     }
 }
 

@@ -6,7 +6,8 @@ import Synchronization
 
 /// Sends the light as DMX frames at a steady rate from a thread of its own (never the process
 /// thread): each frame the values the ports show at the moment the light is seen, mapped to
-/// channels; dark during a panic and when the engine has not rendered for a while; a blackout
+/// channels; dark during a panic and when the engine has not rendered for a while, channels that
+/// could flash dark until the strobe is armed; a blackout
 /// frame (and sACN's stream-terminated packets) when stopped.
 public final class DMXSender: @unchecked Sendable {
     private let family: DMXFamily
@@ -77,7 +78,7 @@ public final class DMXSender: @unchecked Sendable {
         guard !source.panicked(), rate > 0, let now = source.now(), let newest = history.newest,
               newest.frame > now - Int64(rate / 2) else { return settings.map.channels(nil) }
         let wanted = now - Int64(source.portLatency()) - Int64((settings.offsetMilliseconds * rate / 1000).rounded())
-        return settings.map.channels(history.value(at: wanted)?.values)
+        return settings.map.channels(history.value(at: wanted)?.values, armed: source.armed())
     }
 
     private func send(_ channels: [UInt8], _ settings: DMXSettings) {

@@ -48,7 +48,7 @@ public final class EngineFamily: AddressFamily {
             kind = .toggle
             value = .bool(d)
         }
-        return ControlDescriptor(spec.address, kind, unit: spec.unit, default: value, glide: spec.glideSeconds, spec.summary)
+        return ControlDescriptor(spec.address, kind, unit: spec.unit, default: value, glide: spec.glideSeconds, personOnly: spec.personOnly, spec.summary)
     }
 
     public func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }

@@ -14,17 +14,22 @@ public enum StandardAddresses {
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
 
-    /// Never carried by a preset, the last-used settings or a file: arming the strobe (a decision
-    /// made each run), the drift position (the engine's), the ambient reverb's structure (the
-    /// listener's, fixed at start).
-    public static func isTransient(_ address: String) -> Bool { transient.contains(address) }
-    static let transient: Set<String> = ["/led/arm", AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality",
+    /// Never carried by a preset, the last-used settings or a file: a person's decision (arming the
+    /// strobe), the drift position (the engine's), the ambient reverb's structure (the listener's,
+    /// fixed at start).
+    public static func isTransient(_ address: String) -> Bool { transient.contains(address) || byAddress[address]?.personOnly == true }
+    static let transient: Set<String> = [AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality",
                                           DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn"]
 
-    /// `given` for `address`, checked.
-    public static func parse(_ address: String, _ given: ControlValue) throws(ControlError) -> ControlChange {
+    /// `given` for `address`, checked as arriving through `door` (a file or the command line):
+    /// its value, and the targets of a mapping it sets (a plugin's control, not known before the
+    /// plugin loads, is left to the running client).
+    public static func parse(_ address: String, _ given: ControlValue, from door: ChangeDoor) throws(ControlError) -> ControlChange {
         guard let descriptor = byAddress[address] else { throw .unknown(address) }
-        return ControlChange(address, try descriptor.parse(given))
+        try descriptor.check(door: door)
+        let change = ControlChange(address, try descriptor.parse(given))
+        try MappingTargets.check(change, in: Self.descriptor, unknownIsError: false)
+        return change
     }
 }
 

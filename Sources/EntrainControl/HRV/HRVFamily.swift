@@ -7,6 +7,7 @@ import EntrainHRV
 /// the pacer are off at every start unless the command line, a session or OSC turns them on.
 public final class HRVFamily: AddressFamily {
     public static let prefix = "/hrv/"
+    static func owns(_ address: String) -> Bool { address.hasPrefix(prefix) }
     public let name = "hrv"
     let monitor: HRVMonitor
 
@@ -109,8 +110,9 @@ public final class HRVFamily: AddressFamily {
 
     public func set(_ changes: [ControlChange], at frame: Int64?) throws {
         let space = monitor.space
-        let lookup: ((String) -> ControlDescriptor?)? = space.map { space in { space.lookup($0)?.descriptor } }
-        for change in changes { for target in HRVMapping.targets(of: change) { try HRVMapping.check(target, in: lookup) } }
+        // Before the client's space exists (start-up), the standard addresses stand in.
+        let lookup: (String) -> ControlDescriptor? = { space?.lookup($0)?.descriptor ?? StandardAddresses.descriptor(for: $0) }
+        for change in changes { try MappingTargets.check(change, in: lookup) }
         try monitor.change { s in
             for change in changes {
                 let key = String(change.address.dropFirst(Self.prefix.count))

@@ -2,7 +2,7 @@ import EntrainAddressSpace
 
 /// One metric steering one address of the client: the metric's 0…1 value placed between two
 /// fader positions (0…1 on the target's own range and curve), gliding over a second. Off until
-/// a target is set; HRV addresses cannot be targets (no loops).
+/// a target is set; the targets obey `MappingTargets` (no HRV address, no person's decision).
 struct HRVMapping: Sendable, Equatable {
     static let sources = ["coherence", "entrainment", "calm"]
     static let glideSeconds = 1.0
@@ -18,17 +18,6 @@ struct HRVMapping: Sendable, Equatable {
         let position = low + min(1, max(0, level)) * (high - low)
         return ControlChange(target, try descriptor.value(fromNormalized: position),
                              glide: descriptor.glideSeconds == nil ? nil : Self.glideSeconds)
-    }
-
-    /// Whether `address` may be steered: a ranged number, toggle or choice, settable, not HRV's own.
-    /// `lookup`: the client's descriptors (nil: not known yet, only the loop is checked).
-    static func check(_ address: String, in lookup: ((String) -> ControlDescriptor?)?) throws(ControlError) {
-        guard !address.hasPrefix(HRVFamily.prefix) else { throw ControlError(address, "an HRV address cannot be a mapping target") }
-        guard let lookup else { return }
-        guard let descriptor = lookup(address) else { throw ControlError.unknown(address) }
-        do { _ = try descriptor.value(fromNormalized: 0) } catch {
-            throw ControlError(address, "cannot be a mapping target: only settable ranged numbers, toggles and choices can")
-        }
     }
 
     /// The targets a change of a mapping or pacer address names (none for other addresses).

@@ -102,7 +102,7 @@ public final class HRVMonitor: Sendable {
         }
         guard update != nil else { return }
         if !changes.isEmpty, let space = state.withLock({ $0.space }) {
-            do { try space.set(changes) } catch { report(problem: "mapping: \(error)") }
+            do { try space.set(changes, from: .mapping) } catch { report(problem: "mapping: \(error)") }
         }
         report(problem: problem)
     }
@@ -184,9 +184,9 @@ public final class HRVMonitor: Sendable {
     var space: AddressSpace? { state.withLock { $0.space } }
 
     /// Start recording to `path` (replacing a recording under way).
-    public func startRecording(to path: String, exclusive: Bool = false) throws {
+    public func startRecording(to path: String, label: String? = nil, exclusive: Bool = false) throws {
         let algorithm = state.withLock { $0.settings.algorithm }
-        let recorder = try HRVRecorder(path: path, algorithm: algorithm, exclusive: exclusive)
+        let recorder = try HRVRecorder(path: path, label: label, algorithm: algorithm, exclusive: exclusive)
         state.withLock { $0.recorder = recorder }
         logger.info("HRV: recording to \(path)")
     }
@@ -196,7 +196,7 @@ public final class HRVMonitor: Sendable {
         guard let recordings else { throw HRVError("recordings are not available here") }
         do { try NamedStore.check(name) } catch { throw HRVError("\(error)") }
         try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
-        try startRecording(to: recordings.appendingPathComponent(name + ".jsonl").path, exclusive: true)
+        try startRecording(to: recordings.appendingPathComponent(name + ".jsonl").path, label: "recordings/\(name).jsonl", exclusive: true)
     }
 
     public func stopRecording() {

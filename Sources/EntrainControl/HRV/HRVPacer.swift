@@ -90,7 +90,7 @@ final class HRVPacer: Sendable {
                 guard let (_, descriptor) = space.lookup(target) else { throw ControlError.unknown(target) }
                 return ControlChange(target, try descriptor.value(fromNormalized: position), glide: descriptor.glideSeconds == nil ? nil : glide)
             }
-            try space.set(changes)
+            try space.set(changes, from: .mapping)
         } catch {
             logger.warning("HRV pacer: \(error)")
         }

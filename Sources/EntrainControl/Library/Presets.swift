@@ -52,7 +52,7 @@ public struct Presets: Sendable {
     }
 
     /// The entries that pass their checks, and a positioned problem for each that does not.
-    static func read(_ text: String, file: String) throws -> (changes: [ControlChange], problems: [String]) {
+    public static func read(_ text: String, file: String) throws -> (changes: [ControlChange], problems: [String]) {
         let root: JSONNode
         do { root = try JSONDocument.parse(text) } catch let e as JSONSyntaxError {
             throw LibraryError.badFile(file, "\(e.line):\(e.column): \(e.message)")
@@ -67,7 +67,7 @@ public struct Presets: Sendable {
                 problems.append("\(node.line):\(node.column): \(address): expected a number, a name or true/false, got \(node.kindName)")
                 continue
             }
-            do { changes.append(try StandardAddresses.parse(address, given)) } catch {
+            do { changes.append(try StandardAddresses.parse(address, given, from: .file)) } catch {
                 problems.append("\(node.line):\(node.column): \(error)")
             }
         }
@@ -102,8 +102,12 @@ public struct Presets: Sendable {
         try? NamedStore.readConfined(lastUsedURL, in: lastUsedURL.deletingLastPathComponent(), label: "last-used.json", kind: "data")
     }
 
-    /// The last-used settings, or nil if there are none (or they no longer fit).
-    public func lastUsedChanges() -> [ControlChange]? { lastUsedText.flatMap { try? Self.changes($0, file: "last-used.json") } }
+    /// The last-used settings that still pass their checks, and why the others were dropped (a
+    /// value an older version saved that this one refuses, such as a mapping onto the strobe's
+    /// arming); nil if there are none or the file cannot be read.
+    public func lastUsedChanges() -> (changes: [ControlChange], problems: [String])? {
+        lastUsedText.flatMap { try? Self.read($0, file: "last-used.json") }
+    }
 
     /// The last-used engine values over `base`, or nil.
     public func lastUsed(over base: ParameterValues) -> ParameterValues? {

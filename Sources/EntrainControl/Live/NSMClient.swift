@@ -62,7 +62,8 @@ public final class NSMClient {
     init(manager: SocketAddress, logger: Logger) throws {
         self.manager = manager
         self.logger = logger
-        socket = try OSCClient(host: Self.dotted(manager.ip), port: Int(manager.port))
+        // Orders (save, open) are taken from the manager alone: any other local program could send them.
+        socket = try OSCClient(host: Self.dotted(manager.ip), port: Int(manager.port), onlyFromTarget: true)
     }
 
     /// `osc.udp://host:port/` → an IPv4 address (host names resolved).

@@ -1,8 +1,8 @@
 import EntrainAddressSpace
 
 /// Control changes bound to addresses: `1:7=/entrain/volume,10:20=/led/level` (MIDI channel
-/// 1–16, controller 0–127, any settable ranged number, toggle or choice). The controller's 0…127
-/// moves the address like a fader over its range.
+/// 1–16, controller 0–127, any settable ranged number, toggle or choice that `MappingTargets`
+/// allows). The controller's 0…127 moves the address like a fader over its range.
 public struct MIDIControlMap: Sendable, Equatable, CustomStringConvertible {
     public struct Key: Hashable, Sendable, Comparable {
         /// 0…15.
@@ -31,17 +31,5 @@ public struct MIDIControlMap: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         bindings.isEmpty ? "none" : bindings.keys.sorted().map { "\($0.channel + 1):\($0.controller)=\(bindings[$0]!)" }.joined(separator: ",")
-    }
-
-    /// Each target must exist and move like a fader.
-    func check(in lookup: (String) -> ControlDescriptor?) throws(ControlError) {
-        for address in bindings.values { try Self.check(address, in: lookup) }
-    }
-
-    static func check(_ address: String, in lookup: (String) -> ControlDescriptor?) throws(ControlError) {
-        guard let descriptor = lookup(address) else { throw ControlError(address, "unknown address (a MIDI controller cannot move it)") }
-        guard (try? descriptor.value(fromNormalized: 0)) != nil else {
-            throw ControlError(address, "cannot follow a MIDI controller (only settable ranged numbers, toggles and choices)")
-        }
     }
 }

@@ -61,11 +61,11 @@ public final class MIDIFamily: AddressFamily {
             switch (change.address.dropFirst(Self.prefix.count), change.value) {
             case ("learn", .text(let target)):
                 if target == "none" || target.isEmpty { next.learning = nil; continue }
-                try MIDIControlMap.check(target, in: lookup)
+                try MappingTargets.check(change, in: lookup)
                 next.learning = target
             case ("map", .text(let text)):
                 let map = try MIDIControlMap(parsing: text)
-                try map.check(in: lookup)
+                try MappingTargets.check(change, in: lookup)
                 next.map = map
             case ("notes", .text(let text)):
                 next.notesToLight = text.contains("led")

@@ -45,6 +45,6 @@ public final class MIDIInput: @unchecked Sendable {
         let (changes, learned) = family.changes(for: event)
         if let learned { logger.notice("MIDI learn: \(learned)") }
         guard !changes.isEmpty else { return }
-        do { try space.set(changes) } catch { logger.warning("MIDI in: \(error)") }
+        do { try space.set(changes, from: .mapping) } catch { logger.warning("MIDI in: \(error)") }
     }
 }

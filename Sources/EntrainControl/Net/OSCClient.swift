@@ -7,14 +7,27 @@ public final class OSCClient {
     private let target: SocketAddress
 
     /// Sending to `host`:`port` (an IPv4 address or "localhost"), bound to `localPort` (0 = any
-    /// free port) on loopback, or on every interface when the target is elsewhere.
-    public init(host: String = "127.0.0.1", port: Int, localPort: Int = 0) throws {
+    /// free port) on loopback, or on every interface when the target is elsewhere. `onlyFromTarget`:
+    /// the kernel drops datagrams from anyone else (a session manager's orders come from it alone).
+    public init(host: String = "127.0.0.1", port: Int, localPort: Int = 0, onlyFromTarget: Bool = false) throws {
         guard let target = SocketAddress(host: host, port: port) else { throw SocketError.system("\(host):\(port)", EINVAL) }
         let loopback = target.ip >> 24 == 127
         guard let any = SocketAddress(host: loopback ? "127.0.0.1" : "0.0.0.0", port: localPort) else { throw SocketError.system("port", EINVAL) }
         fd = try IPv4Socket.open(SOCK_DGRAM, bind: any)
         var size: Int32 = 8 << 20
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        if onlyFromTarget {
+            var raw = target.raw
+            let socket = fd
+            let connected = withUnsafePointer(to: &raw) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if connected != 0 {
+                let code = errno
+                close(socket)
+                throw SocketError.system("connect to \(host):\(port)", code)
+            }
+        }
         local = IPv4Socket.localAddress(fd)
         self.target = target
     }

@@ -131,14 +131,15 @@ public struct SessionDecoder {
             return
         }
         do {
-            changes += try EngineFamily.numbers(try StandardAddresses.parse(address, given))
+            changes += try EngineFamily.numbers(try StandardAddresses.parse(address, given, from: .file))
         } catch {
             problem(node, "\(error)")
         }
     }
 
     /// A stage's `"set"` block: address → value for any address of the client, checked as OSC
-    /// checks it. Arming the strobe is refused: a file never starts flashing light.
+    /// checks it. A person's decision (arming the strobe) is refused, directly or as a mapping's
+    /// target: a file never starts flashing light.
     private mutating func setBlock(_ node: JSONNode, number: Int) -> [ControlChange] {
         guard case .object(let members) = node.value else {
             problem(node, "stage \(number): \"set\" must be an object of address: value, e.g. {\"/led/manual\": 0.7}")
@@ -146,18 +147,12 @@ public struct SessionDecoder {
         }
         var out: [ControlChange] = []
         for (address, valueNode) in members {
-            if address == "/led/arm" {
-                problem(valueNode, "stage \(number): \"set\": /led/arm cannot be set from a file (arming the strobe is a decision made each run)")
-                continue
-            }
             guard let given = ControlValue(json: valueNode.value) else {
                 problem(valueNode, "stage \(number): \"set\": \(address): expected a number, a name or true/false, got \(valueNode.kindName)")
                 continue
             }
             do {
-                let change = try StandardAddresses.parse(address, given)
-                for target in HRVMapping.targets(of: change) { try HRVMapping.check(target, in: StandardAddresses.descriptor) }
-                out.append(change)
+                out.append(try StandardAddresses.parse(address, given, from: .file))
             } catch {
                 problem(valueNode, "stage \(number): \"set\": \(error)")
             }

@@ -179,7 +179,7 @@ public final class SessionPlayer {
                 batch.append(program.familyChanges[nextFamilyChange].change)
                 nextFamilyChange += 1
             }
-            try space?.set(batch, at: startFrame + at)
+            try space?.set(batch, at: startFrame + at, from: .file)
         }
         // Not ahead of time: the conductor applies a preset when it is called, and its events
         // queue in order, so the stage's preset waits until the engine has reached the stage.

@@ -165,10 +165,12 @@ public final class SessionTransport: Sendable {
     }
 
     /// Move the live engine to the program's state at `position` and continue from there.
-    private func jump(to position: Int64, program: SessionProgram, host: EngineHost, status s: inout Status) throws {
+    /// `only`: move just these addresses (the rest keep what they have now).
+    private func jump(to position: Int64, program: SessionProgram, host: EngineHost, status s: inout Status,
+                      only: Set<String>? = nil) throws {
         let now = host.frame
         let arrive = now + Int64(Self.settle * host.sampleRate)
-        let state = program.state(at: position)
+        let state = program.state(at: position).filter { only?.contains($0.address) ?? true }
         try host.set(state.map { EngineHost.Change($0.address, $0.value, glide: Self.settle) }, at: now)
         let underway = state.filter { $0.remaining > Self.settle }
         if !underway.isEmpty {
@@ -236,7 +238,8 @@ public final class SessionTransport: Sendable {
 
     /// Back after `seconds` away, on the engine now current (maybe at another rate): the session
     /// and the timer go on where the wall clock says they would be (a session over by then ends
-    /// at once, with its fade).
+    /// at once, with its fade). Only what the program changed while away moves: a value the user
+    /// set over the session's own stays as it was.
     public func resume(afterAway seconds: Double) throws {
         try status.withLock { s in
             guard let away = s.away else { return }
@@ -248,8 +251,10 @@ public final class SessionTransport: Sendable {
                 program = SessionProgram(program.session, sampleRate: host.sampleRate)
                 s.program = program
             }
-            let frame = min(Int64(((position + seconds) * program.sampleRate).rounded()), program.frames - 1)
-            try jump(to: max(0, frame), program: program, host: host, status: &s)
+            let left = Int64((position * program.sampleRate).rounded())
+            let frame = max(0, min(Int64(((position + seconds) * program.sampleRate).rounded()), program.frames - 1))
+            let moved = Set(program.changes.filter { $0.frame > left && $0.frame <= frame }.map(\.address))
+            try jump(to: frame, program: program, host: host, status: &s, only: moved)
         }
     }
 

@@ -29,7 +29,7 @@ public enum LightParameters {
     public static var maximumStrobeRate: Double { 50 }
 
     public static let descriptor = PluginDescriptor(id: "led", parameters: [
-        ParameterSpec("/led/arm", .toggle(defaultValue: false),
+        ParameterSpec("/led/arm", .toggle(defaultValue: false), personOnly: true,
                       "strobe armed: only then do flashing sources (entrainment, beat, pattern) reach the LED ports; always off at start unless --arm-strobe"),
         ParameterSpec("/led/source/entrainment", .toggle(defaultValue: true),
                       "source: a strobe at voice 1's beat frequency, phase-locked to the sound's modulation"),
