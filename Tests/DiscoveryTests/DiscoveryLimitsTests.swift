@@ -28,8 +28,9 @@ final class DiscoveryLimitsTests: DiscoveryServerTestCase {
     func testAnOversizedHeadAndAnUnknownVersionAreAnsweredThenClosed() throws {
         try start()
         let big = try RawTCPConnection(port: port)
+        let port = port
         let sender = Thread {  // the server stops reading at 64 KiB; the rest may never be taken
-            big.send("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(self.port)\r\nX-Big: " + String(repeating: "a", count: 1_000_000) + "\r\n\r\n")
+            big.send("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Big: " + String(repeating: "a", count: 1_000_000) + "\r\n\r\n")
         }
         sender.start()
         let (bytes, closed) = big.readToClose(timeout: 10)
@@ -66,6 +67,7 @@ final class DiscoveryLimitsTests: DiscoveryServerTestCase {
         XCTAssertEqual(refused, 8)
         XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/?HOST_INFO", from: "127.0.0.2").status, 200, "another address is served")
         XCTAssertTrue(log.contains("the most from one address"), "\(log.all)")
+        withExtendedLifetime(connections) {}
     }
 
     /// 32 connections from each of 9 addresses: 256 are held in all, the rest refused; when

@@ -98,6 +98,7 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 3), "exited although a client holds half a request")
         print("SIGINT with a half-open HTTP client (fade 0.2 s): gone after \(String(format: "%.2f", Date().timeIntervalSince(sent))) s")
         XCTAssertEqual(client.result().status, 0, client.result().error)
+        withExtendedLifetime(holder) {}
 
         let (again, againPort, _) = try startWithOSC(["--fade-out", "60"], recorder: recorder)
         let second = try RawTCPConnection(port: againPort)
@@ -108,6 +109,7 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         XCTAssertTrue(again.signal(SIGINT, waitUpTo: 3), "the second SIGINT ends it now")
         print("second SIGINT with a half-open HTTP client: gone after \(String(format: "%.2f", Date().timeIntervalSince(twice))) s")
         XCTAssertEqual(again.result().status, 0, again.result().error)
+        withExtendedLifetime(second) {}
     }
 
     /// With an open-file limit of 300, a flood of 640 silent connections from 20 addresses
@@ -131,6 +133,7 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: preset.path), "the preset was saved during the flood")
         XCTAssertNotNil(try? HTTPTestClient.get(port: port, path: "/?HOST_INFO", from: "127.0.0.99"), "still answers")
         stopClient(client)
+        withExtendedLifetime(flood) {}
         XCTAssertFalse(client.result().error.contains("Too many open files"), client.result().error)
         XCTAssertTrue(client.result().error.contains("the most from one address") || client.result().error.contains("the most in all"), client.result().error)
     }
@@ -185,6 +188,6 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
                 if case .binary(let bytes) = message, (try? OSCCodec.decode(bytes))?.contains(where: { $0.message.address == "/pong" }) == true { return }
             }
         }
-        throw WebSocketTestClient.Failure(description: "no /pong")
+        throw RawTCPConnection.Failure(description: "no /pong")
     }
 }

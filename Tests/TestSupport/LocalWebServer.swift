@@ -17,7 +17,7 @@ public final class LocalWebServer {
         while (try? HTTPTestClient.get(port: port, path: "/")) == nil {
             guard Date() < deadline, process.isRunning else {
                 process.terminate()
-                throw WebSocketTestClient.Failure(description: "python3 -m http.server did not start on port \(port)")
+                throw RawTCPConnection.Failure(description: "python3 -m http.server did not start on port \(port)")
             }
             usleep(50_000)
         }

@@ -3,9 +3,10 @@ import Glibc
 
 /// A TCP connection that sends exactly the bytes it is given, for tests of what a server does
 /// with requests no HTTP client would send: a foreign Host, half a head held open, a 1 MB header.
-public final class RawTCPConnection {
+public final class RawTCPConnection: @unchecked Sendable {  // a descriptor; send and recv are safe from any thread
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     public let fd: Int32

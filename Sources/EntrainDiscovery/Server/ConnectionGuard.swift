@@ -68,6 +68,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         case .passing: context.fireChannelRead(data)
         case .starting, .lingering: break
         case .reading(var reader):
+            phase = .starting  // so the reader's bytes are not copied when it grows
             let reading = reader.feed(unwrapInboundIn(data).readableBytesView)
             phase = .reading(reader)
             switch reading {
@@ -106,8 +107,6 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
-        case ChannelEvent.inputClosed:
-            if case .passing = phase { context.fireUserInboundEventTriggered(event) } else { context.close(promise: nil) }
         case is ChannelShouldQuiesceEvent:
             // Shutting down: a connection still waiting for its first request has nothing to finish.
             if case .passing = phase { context.fireUserInboundEventTriggered(event) } else { context.close(promise: nil) }

@@ -70,7 +70,7 @@ final class ConnectionLimits: Sendable {
     static func openFileLimit() -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        return limit.rlim_cur == RLIM_INFINITY ? Int.max / 2 : Int(limit.rlim_cur)
+        return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)  // RLIM_INFINITY included
     }
 
     /// File descriptors this process has open now.

@@ -2,6 +2,7 @@ import EntrainAddressSpace
 import EntrainControl
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
