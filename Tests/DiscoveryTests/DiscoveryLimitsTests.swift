@@ -20,7 +20,7 @@ final class DiscoveryLimitsTests: DiscoveryServerTestCase {
         XCTAssertTrue(closed)
         XCTAssertEqual(RawTCPConnection.status(bytes), 408)
         XCTAssertGreaterThan(waited, 9, "not before the deadline")
-        XCTAssertEqual(server.openConnections, 0)
+        wait("the connection to be let go") { server.openConnections == 0 }
     }
 
     /// A 1 MB header gets 431 and a close; `HTTP/9.9` gets 505 and a close; a request line that
@@ -57,8 +57,9 @@ final class DiscoveryLimitsTests: DiscoveryServerTestCase {
         try start()
         let connections = try (0..<40).map { _ in try RawTCPConnection(port: port) }
         wait("32 connections held") { server.openConnections == 32 }
+        wait("8 refused") { connections.filter { $0.isReadable(within: 0) }.count >= 8 }
         var refused = 0
-        for connection in connections where connection.isReadable(within: 0.5) {
+        for connection in connections where connection.isReadable(within: 0) {
             let (bytes, closed) = connection.readToClose(timeout: 2)
             XCTAssertTrue(closed)
             XCTAssertEqual(RawTCPConnection.status(bytes), 503)

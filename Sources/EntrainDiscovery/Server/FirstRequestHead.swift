@@ -29,8 +29,9 @@ struct FirstRequestHead: Equatable {
 
     /// Reads a whole head (`bytes` ends with its empty line), or says what is wrong with it.
     static func parse(_ bytes: ArraySlice<UInt8>) -> Reading {
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        // Split as bytes: in a Swift String "\r\n" is one Character, not "\r" before "\n".
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+            .map { String(decoding: $0.last == 13 ? $0.dropLast() : $0, as: UTF8.self) }
             .drop { $0.isEmpty }  // blank lines before the request line are allowed (RFC 9112 §2.2)
         guard let requestLine = lines.first else { return .incomplete }
         if let refusal = check(requestLine: requestLine) { return refusal }
