@@ -91,7 +91,7 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
     func testAHalfOpenHTTPClientDoesNotDelayExit() throws {
         let recorder = try recorder(seconds: 0.1)
         let (client, port, _) = try startWithOSC(recorder: recorder)
-        let holder = try RawTCPConnection(port: port)
+        let holder = try Self.connect(port)
         holder.send("GET / HTTP/1.1\r\nHost: x\r\n")
         XCTAssertFalse(holder.isReadable(within: 0.3), "held open, as a slow client would")
         let sent = Date()
@@ -101,7 +101,7 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         withExtendedLifetime(holder) {}
 
         let (again, againPort, _) = try startWithOSC(["--fade-out", "60"], recorder: recorder)
-        let second = try RawTCPConnection(port: againPort)
+        let second = try Self.connect(againPort)
         second.send("GET / HTTP/1.1\r\nHost: x\r\n")
         kill(again.process.processIdentifier, SIGINT)
         XCTAssertFalse(again.signal(0, waitUpTo: 0.5), "the first SIGINT fades out over a minute")
@@ -138,6 +138,15 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         XCTAssertTrue(client.result().error.contains("the most from one address") || client.result().error.contains("the most in all"), client.result().error)
     }
 
+    /// A connection to the discovery server, which opens just after OSC answers.
+    static func connect(_ port: Int) throws -> RawTCPConnection {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do { return try RawTCPConnection(port: port) } catch { if Date() > deadline { throw error } }
+            usleep(20_000)
+        }
+    }
+
     /// The number of descriptors `pid` has open, once it has not changed for a second.
     static func settledDescriptorCount(_ pid: Int32) -> Int {
         func count() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 }
@@ -170,8 +179,15 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         try Self.ping(socket)
         let before = Self.residentMB(pid)
         let long = String(repeating: "p", count: 2000)
-        for i in 0..<20_000 { try socket.send(text: #"{"COMMAND": "LISTEN", "DATA": "/\#(i)/\#(long)"}"#) }
-        for i in 0..<200_000 { try socket.send(binary: OSCCodec.encode(OSCMessage("/query/number/\(i)"))) }
+        // Read (and answer the server's pings) between batches: a flood takes longer than its 30 s ping period here.
+        for i in 0..<20_000 {
+            try socket.send(text: #"{"COMMAND": "LISTEN", "DATA": "/\#(i)/\#(long)"}"#)
+            if i % 5000 == 4999 { try Self.ping(socket) }
+        }
+        for i in 0..<200_000 {
+            try socket.send(binary: OSCCodec.encode(OSCMessage("/query/number/\(i)")))
+            if i % 20_000 == 19_999 { try Self.ping(socket) }
+        }
         try Self.ping(socket)
         let during = Self.residentMB(pid)
         print(String(format: "flood of LISTENs and queries on one WebSocket: %.1f MB before, %.1f MB while open (+%.1f MB)", before, during, during - before))
