@@ -65,6 +65,7 @@ let package = Package(
         .target(name: "EntrainDiscovery",
                 dependencies: ["EntrainControl", "EntrainAddressSpace",
                                .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                .product(name: "Logging", package: "swift-log")],
                 resources: [.embedInCode("ControlPage/index.html"), .embedInCode("ControlPage/app.js"),

@@ -6,26 +6,7 @@ import TestSupport
 import XCTest
 
 /// The OSCQuery HTTP server and its WebSocket, in this process, over real sockets.
-final class DiscoveryServerTests: XCTestCase {
-    var space: AddressSpace!
-    var server: DiscoveryServer!
-    var port = 0
-
-    private func start(bind: String = "127.0.0.1", allows: @escaping @Sendable (SocketAddress) -> Bool = { _ in true }) throws {
-        space = AddressSpace(try OSCSchema.standardFamilies())
-        var configuration = DiscoveryServer.Configuration()
-        configuration.bind = bind
-        configuration.port = 0
-        configuration.oscPort = 9123
-        let families = space!
-        server = DiscoveryServer(configuration: configuration, space: families, schema: { OSCSchema.markdown(families: families.families) },
-                                 bridge: BridgedPeers(), allows: allows, logger: Logger(label: "test"))
-        try server.start()
-        port = try XCTUnwrap(server.port)
-    }
-
-    override func tearDown() { server?.stop() }
-
+final class DiscoveryServerTests: DiscoveryServerTestCase {
     func testHTTPAnswersTheTreeNodesAttributesHostInfoAndThePage() throws {
         try start()
         let root = try HTTPTestClient.get(port: port, path: "/")
@@ -92,28 +73,11 @@ final class DiscoveryServerTests: XCTestCase {
     /// Bound to every interface with only loopback allowed: a request from this machine's
     /// network address is refused (403), and so is its WebSocket.
     func testTheAllowListRefusesOtherSenders() throws {
-        guard let local = Self.nonLoopbackAddress() else { throw XCTSkip("this machine has no non-loopback IPv4 address to connect from") }
+        guard let local = Loopback.nonLoopbackIPv4() else { throw XCTSkip("this machine has no non-loopback IPv4 address to connect from") }
         try start(bind: "0.0.0.0", allows: { $0.isLoopback })
         XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/").status, 200, "loopback is allowed")
         XCTAssertEqual(try HTTPTestClient.get(host: local, port: port, path: "/", from: local).status, 403)
         XCTAssertThrowsError(try WebSocketTestClient(host: local, port: port))
-    }
-
-    static func nonLoopbackAddress() -> String? {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0 else { return nil }
-        defer { freeifaddrs(list) }
-        var item = list
-        while let entry = item {
-            defer { item = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
-            var host = [CChar](repeating: 0, count: 64)
-            var v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
-            inet_ntop(AF_INET, &v4, &host, 64)
-            let text = String(cString: host)
-            if !text.hasPrefix("127.") { return text }
-        }
-        return nil
     }
 }
 

@@ -26,13 +26,13 @@ class LiveClientTestCase: XCTestCase {
 
     /// Start `entrain run` with `arguments` and wait until its last port exists.
     func startClient(_ arguments: [String], name: String = "entrain", environment: [String: String] = [:],
-                     recorder: JackRecorder) throws -> EntrainBinary.Launched {
+                     wrapper: [String] = [], recorder: JackRecorder) throws -> EntrainBinary.Launched {
         let server = try self.server
         // Short fades keep tests quick, and OSC takes any free port so clients never collide;
         // a test's own arguments come later and win.
         let launched = try EntrainBinary.launch(["run", "--quiet", "--name", name, "--fade-in", "0.05", "--fade-out", "0.2",
                                                  "--osc-port", "0", "--no-restore"] + arguments,
-                                                environment: server.environment.merging(environment) { $1 })
+                                                environment: server.environment.merging(environment) { $1 }, wrapper: wrapper)
         do {
             try recorder.waitForPort("\(name):haptic")
         } catch {
@@ -44,9 +44,10 @@ class LiveClientTestCase: XCTestCase {
     }
 
     /// Start the client with OSC on a free port; returns it, the port and a client for replies.
-    func startWithOSC(_ arguments: [String] = [], recorder: JackRecorder) throws -> (EntrainBinary.Launched, Int, OSCTestClient) {
+    func startWithOSC(_ arguments: [String] = [], environment: [String: String] = [:], wrapper: [String] = [],
+                      recorder: JackRecorder) throws -> (EntrainBinary.Launched, Int, OSCTestClient) {
         let port = freePort()
-        let client = try startClient(["--osc-port", "\(port)"] + arguments, recorder: recorder)
+        let client = try startClient(["--osc-port", "\(port)"] + arguments, environment: environment, wrapper: wrapper, recorder: recorder)
         let osc = try OSCTestClient(targetPort: port)
         // The socket opens just after the JACK ports appear, and UDP drops what comes before: retry.
         let deadline = Date().addingTimeInterval(10)

@@ -37,10 +37,11 @@ public enum EntrainBinary {
     }
 
     /// Start without waiting. Output goes to temporary files so a chatty child never blocks on a pipe.
-    public static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> Launched {
+    /// `wrapper` runs the binary through another program (`["/usr/bin/prlimit", "--nofile=300"]`).
+    public static func launch(_ arguments: [String], environment: [String: String] = [:], wrapper: [String] = []) throws -> Launched {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        process.executableURL = wrapper.first.map { URL(fileURLWithPath: $0) } ?? url
+        process.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + ["--", url.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_DATA_HOME"] = dataDirectory.path  // never a real user's presets or last-used settings
         for (k, v) in environment { env[k] = v }

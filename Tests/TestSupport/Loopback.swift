@@ -16,4 +16,22 @@ public enum Loopback {
         a.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
     }
+
+    /// This machine's first IPv4 address that is not loopback (to connect from, as another host would), or nil.
+    public static func nonLoopbackIPv4() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return nil }
+        defer { freeifaddrs(list) }
+        var item = list
+        while let entry = item {
+            defer { item = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var host = [CChar](repeating: 0, count: 64)
+            var v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            inet_ntop(AF_INET, &v4, &host, 64)
+            let text = String(cString: host)
+            if !text.hasPrefix("127.") { return text }
+        }
+        return nil
+    }
 }

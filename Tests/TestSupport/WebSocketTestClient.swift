@@ -65,7 +65,8 @@ public final class WebSocketTestClient {
             if length == 127 { length = Int(try readExactly(8).reduce(0) { $0 << 8 | UInt64($1) }) }
             let data = try readExactly(length)
             if code == 8 { return nil }  // close
-            if code == 9 || code == 10 { continue }  // ping, pong
+            if code == 9 { try sendFrame(opcode: 10, data); continue }  // ping: a server closes a peer that never answers
+            if code == 10 { continue }  // pong
             if code != 0 { opcode = code }
             payload += data
             if fin { break }

@@ -2,6 +2,7 @@ import EntrainAddressSpace
 import EntrainControl
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -10,7 +11,8 @@ import Synchronization
 /// The discovery server: OSCQuery over HTTP (the namespace as JSON, attribute queries,
 /// HOST_INFO), its WebSocket on the same port (LISTEN/IGNORE, OSC both ways, PATH_ADDED and
 /// PATH_REMOVED), and the browser control page under /ui/. It binds like the OSC server and
-/// refuses whom the OSC allowlist refuses. OSC arriving over a WebSocket goes through the OSC
+/// refuses whom the OSC allowlist refuses; every connection passes a `ConnectionGuard` first
+/// (limits, head deadline and size, Host and Origin). OSC arriving over a WebSocket goes through the OSC
 /// server's own thread (BridgedPeers), so every rule of OSC holds for it.
 public final class DiscoveryServer: Sendable {
     public struct Configuration: Sendable {
@@ -19,6 +21,8 @@ public final class DiscoveryServer: Sendable {
         /// The OSC server's UDP port, for HOST_INFO.
         public var oscPort = 8000
         public var name = "entrain"
+        /// Connection limits (docs/input-limits.md); tests may lower them.
+        var limits = ConnectionLimits.Numbers()
         public init() {}
     }
 
@@ -31,6 +35,9 @@ public final class DiscoveryServer: Sendable {
     private let task = Shared<Task<Void, Never>?>(nil)
     private let boundPort = Shared<Int?>(nil)
     private let trees = TreeCache()
+    private let policy: RequestPolicy
+    private let refusals: RefusalLog
+    private let connections = Shared<ConnectionLimits?>(nil)
 
     public init(configuration: Configuration, space: AddressSpace, schema: @escaping @Sendable () -> String,
                 bridge: BridgedPeers, allows: @escaping @Sendable (EntrainControl.SocketAddress) -> Bool, logger: Logger) {
@@ -40,6 +47,8 @@ public final class DiscoveryServer: Sendable {
         self.bridge = bridge
         self.allows = allows
         self.logger = logger
+        policy = RequestPolicy(bind: configuration.bind)
+        refusals = RefusalLog { [logger] in logger.notice("\($0)") }
     }
 
     /// The TCP port we listen on (the one asked for, or the one given for 0); nil before start.
@@ -49,13 +58,29 @@ public final class DiscoveryServer: Sendable {
     public func start() throws {
         let ready = DispatchSemaphore(value: 0)
         let failure = Shared<Error?>(nil)
+        let limits = ConnectionLimits(configuration.limits)
+        connections.withLock { $0 = limits }
+        let rules = ConnectionGuard.Rules(limits: limits, policy: policy, allows: allows, log: refusals)
+        let upgrade: @Sendable (HTTPRequest, any Channel, Logger) throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = {
+            [self] request, channel, _ in
+            // The connection's guard judged this head already; this is the second lock on the door.
+            guard let peer = Self.peer(channel.remoteAddress), allows(peer),
+                  policy.refusal(host: request.authority, origin: request.headerFields[.origin], port: channel.localAddress?.port ?? 0) == nil
+            else { return .dontUpgrade }
+            return .upgrade([:]) { inbound, outbound, _ in
+                try await WebSocketSession(server: self, peer: peer).run(inbound: inbound, outbound: outbound)
+            }
+        }
+        // Later requests on a kept-alive connection: the same head limit in NIO's decoder, and
+        // an idle connection is closed.
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: FirstRequestHead.headLimit, maxHeaderListSize: FirstRequestHead.headLimit, maxHeaderFieldCount: 200)
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: Self.idleTimeout, httpDecoderConfiguration: decoder), ws: .init())
         let app = Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade { [self] request, channel, _ in
-                guard let peer = Self.peer(channel.remoteAddress), allows(peer) else { return .dontUpgrade }
-                return .upgrade([:]) { inbound, outbound, _ in
-                    try await WebSocketSession(server: self, peer: peer).run(inbound: inbound, outbound: outbound)
-                }
+            server: HTTPServerBuilder { responder in
+                GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channel, shouldUpgrade: upgrade), rules: rules)
             },
             configuration: .init(address: .hostname(configuration.bind, port: configuration.port), serverName: nil),
             onServerRunning: { [boundPort] channel in
@@ -74,24 +99,45 @@ public final class DiscoveryServer: Sendable {
         if let error = failure.withLock({ $0 }) {
             throw DiscoveryError("cannot serve OSCQuery on \(configuration.bind):\(configuration.port): \(error)")
         }
+        if limits.total < configuration.limits.total {
+            logger.notice("OSCQuery: at most \(limits.total) connections (the open-file limit keeps \(configuration.limits.reservedFileDescriptors) descriptors for files)")
+        }
     }
 
+    /// Closes every connection (one that sent half a request too) and stops listening. Never
+    /// waits long: exit must not depend on what a client does.
     public func stop() {
+        connections.withLock { $0 }?.closeAll()
         guard let running = task.withLock({ t -> Task<Void, Never>? in defer { t = nil }; return t }) else { return }
         running.cancel()
         let done = DispatchSemaphore(value: 0)
         Task.detached { _ = await running.result; done.signal() }
-        done.wait()
+        if done.wait(timeout: .now() + Self.stopWait) == .timedOut {
+            logger.notice("OSCQuery: the server had not finished stopping after \(Self.stopWait) s; going on without it")
+        }
     }
+
+    /// A kept-alive HTTP connection with no request for this long is closed.
+    static let idleTimeout: TimeAmount = .seconds(30)
+    static let stopWait: DispatchTimeInterval = .seconds(1)
+
+    /// Connections open now (for tests and the log).
+    var openConnections: Int { connections.withLock { $0 }?.openCount ?? 0 }
 
     // MARK: HTTP
 
     private func makeRouter() -> Router<PeerRequestContext> {
         let router = Router(context: PeerRequestContext.self)
         let answer: @Sendable (Request, PeerRequestContext) async throws -> Response = { [self] request, context in
+            let who = context.remoteAddress.map { "\($0)" } ?? "a client"
             guard let peer = Self.peer(context.remoteAddress), allows(peer) else {
-                logger.notice("OSCQuery: refused \(context.remoteAddress.map { "\($0)" } ?? "a client"): not in --osc-allow")
+                refusals.refused("403 Forbidden", "OSCQuery: 403 Forbidden to \(who): not in --osc-allow")
                 return Self.text(.forbidden, "not in --osc-allow\n")
+            }
+            // A kept-alive connection's later requests (its first passed the ConnectionGuard).
+            if let reason = policy.refusal(host: request.head.authority, origin: request.headers[.origin], port: context.localPort) {
+                refusals.refused("403 Forbidden", "OSCQuery: 403 Forbidden to \(who): \(reason)")
+                return Self.text(.forbidden, reason + "\n")
             }
             return respond(to: request)
         }
@@ -125,6 +171,16 @@ public final class DiscoveryServer: Sendable {
     }
 
     func currentTree() -> OSCQueryTree { trees.tree(space: space, schema: schema) }
+
+    /// A path's canonical form when it is in the tree (a container or a method), or is the
+    /// `/norm` twin of a method; nil when it does not exist.
+    func resolve(_ path: String) -> String? {
+        let tree = currentTree()
+        let canonical = OSCQueryTree.normalized(path)
+        if tree.node(at: canonical) != nil { return canonical }
+        if canonical.hasSuffix("/norm"), tree.node(at: String(canonical.dropLast(5)))?.method != nil { return canonical }
+        return nil
+    }
     var addressGeneration: Int { space.generation }
 
     /// A WebSocket client's OSC, into the OSC server; what it sends back, out through `deliver`.
@@ -164,14 +220,17 @@ public struct DiscoveryError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A request context that remembers who connected, for the allowlist.
+/// A request context that remembers who connected (for the allowlist) and where.
 struct PeerRequestContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: NIOCore.SocketAddress?
+    /// The port the request arrived on, for the Host check.
+    let localPort: Int
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        localPort = source.channel.localAddress?.port ?? 0
     }
 }
 

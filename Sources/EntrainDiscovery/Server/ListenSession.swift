@@ -5,6 +5,8 @@ import Synchronization
 /// One WebSocket client's OSCQuery state: the paths it LISTENs to, and which of the packets
 /// the OSC server sends it pass. Feedback is filtered to the listened paths; replies to what
 /// the client itself sent (a query's answer, `/pong`, `/status`, `/error`) always pass.
+/// What it keeps is bounded whatever the client sends: only paths that exist may be listened
+/// to, at most `listenLimit` of them, and at most `queryLimit` queries are remembered.
 final class ListenSession: Sendable {
     private struct State {
         var listened: Set<String> = []
@@ -15,37 +17,70 @@ final class ListenSession: Sendable {
 
     private let state = Mutex(State())
     static let alwaysPassing: Set<String> = ["/error", "/pong", "/status"]
+    /// Paths one connection may listen to at once (the whole tree, with its `/norm` twins, is
+    /// about 1,100; containers count as one).
+    static let listenLimit = 4096
+    /// Queries whose answers are awaited at once; the oldest is forgotten beyond this.
+    static let queryLimit = 256
+    /// No address is longer; a longer query is answered with /error, which passes anyway.
+    static let longestAddress = 512
+    /// How long a query's answer is awaited, in seconds.
+    static let queryWait = 2.0
 
-    /// A text frame: `{"COMMAND": "LISTEN"|"IGNORE", "DATA": path}`. Returns true when this
-    /// is the first LISTEN (the connection must then subscribe to feedback).
-    func command(_ text: String) -> (firstListen: Bool, problem: String?) {
+    /// A text frame: `{"COMMAND": "LISTEN"|"IGNORE", "DATA": path}`. `resolve` gives a path's
+    /// canonical form when it exists (nil when not). Returns true when this is the first
+    /// LISTEN (the connection must then subscribe to feedback).
+    func command(_ text: String, resolve: (String) -> String?) -> (firstListen: Bool, problem: String?) {
         guard let data = text.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let command = object["COMMAND"] as? String else {
             return (false, "expected {\"COMMAND\": \"LISTEN\" or \"IGNORE\", \"DATA\": path}")
         }
-        guard let path = object["DATA"] as? String, path.hasPrefix("/") else { return (false, "\(command): DATA must be a path") }
+        let shown = Self.shown(command)
+        guard let given = object["DATA"] as? String, given.hasPrefix("/") else { return (false, "\(shown): DATA must be a path") }
         switch command {
         case "LISTEN":
+            guard let path = resolve(given) else { return (false, "LISTEN: no such path \(Self.shown(given))") }
             return state.withLock { s in
+                guard s.listened.count < Self.listenLimit || s.listened.contains(path) else {
+                    return (false, "LISTEN: at most \(Self.listenLimit) paths per connection (IGNORE some, or LISTEN to a container)")
+                }
                 s.listened.insert(path)
                 defer { s.subscribed = true }
                 return (!s.subscribed, nil)
             }
         case "IGNORE":
+            let path = resolve(given) ?? given
             state.withLock { _ = $0.listened.remove(path) }
             return (false, nil)
         default:
-            return (false, "unknown COMMAND '\(command)' (LISTEN and IGNORE are supported)")
+            return (false, "unknown COMMAND '\(shown)' (LISTEN and IGNORE are supported)")
         }
     }
 
+    /// A client's text in a reply, cut short.
+    static func shown(_ text: String) -> String { text.count > 100 ? text.prefix(100) + "…" : text }
+
     /// The client sent `messages`: queries among them will have their answers let through.
+    /// Answers that are due are forgotten first; beyond `queryLimit` the soonest due goes.
     func sent(_ messages: [OSCMessage], now: Double) {
-        let queries = messages.filter { $0.arguments.isEmpty }
+        let queries = messages.filter { $0.arguments.isEmpty && $0.address.utf8.count <= Self.longestAddress }
         guard !queries.isEmpty else { return }
-        state.withLock { s in for query in queries { s.queried[query.address] = now + 2 } }
+        state.withLock { s in
+            for query in queries {
+                if s.queried.count >= Self.queryLimit, s.queried[query.address] == nil {
+                    s.queried = s.queried.filter { $0.value > now }
+                    if s.queried.count >= Self.queryLimit, let soonest = s.queried.min(by: { $0.value < $1.value }) {
+                        s.queried[soonest.key] = nil
+                    }
+                }
+                s.queried[query.address] = now + Self.queryWait
+            }
+        }
     }
+
+    /// Listened paths and awaited queries held now (for tests).
+    var held: (listened: Int, queried: Int) { state.withLock { ($0.listened.count, $0.queried.count) } }
 
     /// The part of `packet` this client gets, re-encoded; nil when nothing of it passes.
     func filter(_ packet: [UInt8], now: Double) -> [UInt8]? {

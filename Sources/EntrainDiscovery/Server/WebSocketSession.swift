@@ -18,7 +18,7 @@ struct WebSocketSession {
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let listen = ListenSession()
-        let (stream, continuation) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let (stream, continuation) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingNewest(Self.outgoingLimit))
         let id = server.openBridge(from: peer) { packet in
             if let passed = listen.filter(packet, now: Self.now()) { continuation.yield(.osc(passed)) }
         }
@@ -44,7 +44,7 @@ struct WebSocketSession {
                     listen.sent((try? OSCCodec.decode(bytes))?.map(\.message) ?? [], now: Self.now())
                     _ = server.forward(bytes, from: id)
                 case .text(let text):
-                    let (first, problem) = listen.command(text)
+                    let (first, problem) = listen.command(text, resolve: server.resolve)
                     if let problem { continuation.yield(.text(Self.error(problem))) }
                     // Feedback starts with the first LISTEN: the OSC server's subscription,
                     // asked for as this peer, so it lasts as long as the connection.
@@ -78,4 +78,7 @@ struct WebSocketSession {
     static func error(_ text: String) -> String { command("ERROR", text) }
 
     static func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Messages waiting for a client that reads slowly; the oldest are dropped beyond this.
+    static let outgoingLimit = 1024
 }
