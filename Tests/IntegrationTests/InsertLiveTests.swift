@@ -91,4 +91,33 @@ final class InsertLiveTests: LiveClientTestCase {
         osc.send("/preset/load", [.string("With amp"), .float(0)])
         XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -9, "the preset brought the amp back at -9 dB")
     }
+
+    /// A chain in the last-used settings comes back at the next start and is saved again at its
+    /// exit (it was dropped at start and saved as "" at exit), and `--preset` brings a preset's chain.
+    func testSavedChainComesBackAtStartAndSurvivesTheNextExit() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("live-fx-restore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let rec = try recorder(seconds: 0.1)
+        let port = freePort()
+        let osc = try OSCTestClient(targetPort: port)
+        func start(_ extra: [String]) throws -> EntrainBinary.Launched { try startRestoring(extra, data: data, port: port, recorder: rec) }
+        let lastUsed = data.appendingPathComponent("entrain/last-used.json")
+        func savedChain() -> String { (try? String(contentsOf: lastUsed, encoding: .utf8)) ?? "" }
+
+        var client = try start(["--insert", "entrainment:\(Self.amp)"])
+        osc.send("/fx/entrainment/1/gain", [.float(-9)])
+        osc.send("/preset/save", [.string("With amp")])
+        XCTAssertEqual(osc.request("/preset/list")?.arguments, [.string("With amp")])
+        stopClient(client)
+        XCTAssertTrue(savedChain().contains(Self.amp), "the first exit saved the chain: \(savedChain())")
+
+        client = try start([])
+        XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -9, "the last-used chain came back at -9 dB")
+        stopClient(client)
+        XCTAssertTrue(savedChain().contains(Self.amp), "the second exit kept the chain: \(savedChain())")
+
+        client = try start(["--no-restore", "--preset", "With amp"])
+        defer { stopClient(client) }
+        XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -9, "--preset brought the amp at -9 dB")
+    }
 }
