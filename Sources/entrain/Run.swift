@@ -115,7 +115,9 @@ struct Run: ParsableCommand {
         defer { heart.monitor.stop() }
         let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn])
         heart.monitor.attach(space)
-        let fx = try inserts.start(host: current.host, space: space, changes: try engine.setChanges())
+        let fx = try inserts.start(host: current.host, space: space, restoring: carried, changes: try engine.setChanges()) {
+            logger.warning("\($0)")
+        }
         midiIn.attach(space)
         try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
@@ -172,7 +174,7 @@ struct Run: ParsableCommand {
             policy: .init(endsWithSession: program != nil || playlist != nil, endsWithTimer: timer != nil),
             logger: logger, strobeWarning: LightOptions.warning,
             prepare: { [ambient] rate, values in try EngineHost(sampleRate: rate, values: values, ambientQuality: ambient.reverbQuality) },
-            saveSettings: { [noRestore] in if !noRestore { try library.presets.saveLastUsed(entries: space.presetSnapshot()) } })
+            saveSettings: { [noRestore] in if !noRestore { try library.presets.saveLastUsed(entries: heart.monitor.beforePacing(space.presetSnapshot())) } })
         defer { loop.finish() }  // the last-used settings, on every way out
 
         var status = StatusLine()
