@@ -90,7 +90,7 @@ public final class EngineHost: @unchecked Sendable {
             let base = slot * PatternSlots.capacity
             intensity.withUnsafeBufferPointer { (patterns.pointee.intensity + base).update(from: $0.baseAddress!, count: $0.count) }
             sharpness.withUnsafeBufferPointer { (patterns.pointee.sharpness + base).update(from: $0.baseAddress!, count: $0.count) }
-            try push(Command(frame: frame ?? 0, kind: .pattern, parameter: slot, value: Double(intensity.count)))
+            try push(Command(frame: Command.frame(frame), kind: .pattern, parameter: slot, value: Double(intensity.count)))
             patternsSent += 1
             lastPatternSlot = slot
         }
@@ -99,7 +99,7 @@ public final class EngineHost: @unchecked Sendable {
     /// Stop the playing pattern at `frame` (nil: the next period).
     public func stopPattern(at frame: Int64? = nil) throws {
         try state.withLock { _ in
-            try push(Command(frame: frame ?? 0, kind: .pattern, parameter: 0xFFFF))
+            try push(Command(frame: Command.frame(frame), kind: .pattern, parameter: 0xFFFF))
             patternsSent += 1
         }
     }
@@ -124,7 +124,7 @@ public final class EngineHost: @unchecked Sendable {
             guard seconds.isFinite, seconds >= 0, seconds <= 24 * 3600 else {
                 throw ParameterError.constraint(address, reason: "glide time must be 0 to 86400 seconds")
             }
-            try push(.set(entry.index, to: value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
+            try push(.set(entry.index, to: value, at: Command.frame(frame), glideFrames: Int((seconds * sampleRate).rounded()),
                           exponential: exponential ?? entry.spec.glidesExponentially))
             values[entry.index] = value
         }
@@ -157,7 +157,7 @@ public final class EngineHost: @unchecked Sendable {
                 guard seconds.isFinite, seconds >= 0, seconds <= 7 * 24 * 3600 else {
                     throw ParameterError.constraint(change.address, reason: "glide time must be 0 to 604800 seconds")
                 }
-                commands.append(.set(entry.index, to: change.value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
+                commands.append(.set(entry.index, to: change.value, at: Command.frame(frame), glideFrames: Int((seconds * sampleRate).rounded()),
                                      exponential: change.exponential ?? entry.spec.glidesExponentially))
             }
             try table.checkConstraints(candidate)
@@ -170,7 +170,7 @@ public final class EngineHost: @unchecked Sendable {
     public func stop(at frame: Int64? = nil) throws {
         let seconds = try value(of: "/master/fade-out")
         try state.withLock { _ in
-            try push(Command(frame: frame ?? 0, kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
+            try push(Command(frame: Command.frame(frame), kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
             stopRequested = true
         }
     }
@@ -181,7 +181,7 @@ public final class EngineHost: @unchecked Sendable {
     public func start(at frame: Int64? = nil) throws {
         let seconds = try value(of: "/master/fade-in")
         try state.withLock { _ in
-            try push(Command(frame: frame ?? 0, kind: .start, glideFrames: max(1, Int(seconds * sampleRate))))
+            try push(Command(frame: Command.frame(frame), kind: .start, glideFrames: max(1, Int(seconds * sampleRate))))
             stopRequested = false
         }
     }
