@@ -33,6 +33,10 @@ public final class EngineHost: @unchecked Sendable {
     private let feedHorizon: Int64
     /// Whether the last transport command was a stop (guarded by `state`): resume then starts.
     private var stopRequested = false
+    /// The values in force as of the engine's clock, and the changes sent for later frames
+    /// that have not been reached yet (guarded by `state`).
+    private var inForce: ParameterValues
+    private var upcoming = UpcomingValues()
 
     /// `ambientQuality` (the reverb's structure) is fixed here, as the web fixes it per start.
     public init(sampleRate: Double, values: ParameterValues? = nil, ringCapacity: Int = 4096,
@@ -42,6 +46,7 @@ public final class EngineHost: @unchecked Sendable {
         self.sampleRate = sampleRate
         feedHorizon = Int64(Self.feedHorizonSeconds * sampleRate)
         state = Mutex(values)
+        inForce = values
         ring = .allocate(capacity: 1)
         ring.initialize(to: CommandRing(capacity: ringCapacity))
         status = .allocate(capacity: 1)
@@ -127,6 +132,7 @@ public final class EngineHost: @unchecked Sendable {
             try push(.set(entry.index, to: value, at: Command.frame(frame), glideFrames: Int((seconds * sampleRate).rounded()),
                           exponential: exponential ?? entry.spec.glidesExponentially))
             values[entry.index] = value
+            note(entry.index, value, at: frame)
         }
     }
 
@@ -163,6 +169,7 @@ public final class EngineHost: @unchecked Sendable {
             try table.checkConstraints(candidate)
             for command in commands { try push(command) }
             values = candidate
+            for command in commands { note(Int(command.parameter), command.value, at: frame) }
         }
     }
 
@@ -247,6 +254,28 @@ public final class EngineHost: @unchecked Sendable {
     }
 
     public func value(of address: String) throws -> Double { values[try table.entry(for: address).index] }
+
+    /// What plays now: the values as of the engine's clock. A change time-tagged for a later
+    /// frame is in `values` (what was sent, which checks the next change) at once, and here
+    /// from its frame on: what queries, OSCQuery and feedback report.
+    public var valuesInForce: ParameterValues {
+        state.withLock { _ in
+            upcoming.apply(through: frame, to: &inForce)
+            return inForce
+        }
+    }
+
+    public func valueInForce(of address: String) throws -> Double { valuesInForce[try table.entry(for: address).index] }
+
+    /// Call with the lock held: `value` for parameter `index` from `frame` on (nil: now).
+    private func note(_ index: Int, _ value: Double, at frame: Int64?) {
+        if let frame, frame > self.frame {
+            upcoming.add(index, value, at: frame)
+        } else {
+            upcoming.apply(through: self.frame, to: &inForce)
+            inForce[index] = value
+        }
+    }
 }
 
 public enum EngineError: Error, CustomStringConvertible {
