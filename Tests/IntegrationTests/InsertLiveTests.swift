@@ -120,4 +120,22 @@ final class InsertLiveTests: LiveClientTestCase {
         defer { stopClient(client) }
         XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -9, "--preset brought the amp at -9 dB")
     }
+
+    /// An LV2 enumeration takes its index as a number, as the engine's choices do (it refused
+    /// `i 0`), and a range error prints the plugin's bounds as written (0.1, not 0.10000000149).
+    func testEnumerationTakesAnIndexAndRangeErrorsReadCleanly() throws {
+        let rec = try recorder(seconds: 0.1)
+        let (client, _, osc) = try startWithOSC(["--insert", "entrainment:http://gareus.org/oss/lv2/balance",
+                                                 "--insert", "entrainment:urn:dragonfly:room"], recorder: rec)
+        defer { stopClient(client) }
+        XCTAssertNil(osc.request("/fx/entrainment/1/unitygain", [.int32(2)], reply: "/error", timeout: 0.5))
+        XCTAssertEqual(osc.request("/fx/entrainment/1/unitygain")?.arguments, [.string("Seesaw - Equal Power")])
+        osc.send("/fx/entrainment/1/unitygain", [.float(0)])
+        XCTAssertEqual(osc.request("/fx/entrainment/1/unitygain")?.arguments, [.string("Balance")])
+        let beyond = osc.request("/fx/entrainment/1/unitygain", [.int32(3)], reply: "/error")
+        XCTAssertTrue("\(beyond?.arguments ?? [])".contains("(or its index)"), "\(beyond?.arguments ?? [])")
+        let range = osc.request("/fx/entrainment/2/decay", [.float(20)], reply: "/error")?.arguments.last?.text ?? ""
+        XCTAssertTrue(range.contains("out of range 0.1–10"), range)
+        XCTAssertFalse(range.contains("00000"), range)
+    }
 }
