@@ -158,7 +158,7 @@ struct Run: ParsableCommand {
         defer { oscServer?.stop() }
         let heartPort = try hrv.listener(heart, osc: osc, logger: logger)
         defer { heartPort?.stop() }
-        let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, logger: logger) }
+        let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, clientName: client.name, logger: logger) }
         defer { discovery?.0.stop(); discovery?.1?.stop() }
         let managedState = { [preset, ambient] () -> (NSMState, String) in
             let place = transport.place
