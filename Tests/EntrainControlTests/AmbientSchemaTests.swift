@@ -71,7 +71,7 @@ final class AmbientSchemaTests: XCTestCase {
         try conductor.set("reverbEnabled", .bool(false))
         XCTAssertEqual(ambient(3), [
             OSCMessage("/ambient/density", [.float(40)]), OSCMessage("/ambient/density/norm", [.float(Float(35.0 / 75))]),
-            OSCMessage("/ambient/reverbEnabled", [.int32(0)]), OSCMessage("/ambient/reverbEnabled/norm", [.float(0)]),
+            OSCMessage("/ambient/reverbEnabled", [.false]), OSCMessage("/ambient/reverbEnabled/norm", [.float(0)]),
         ])
         XCTAssertEqual(ambient(4), [])
     }

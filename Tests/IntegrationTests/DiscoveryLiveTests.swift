@@ -42,6 +42,66 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/entrain/beat?VALUE").json()["VALUE"] as? [Double], [7])
     }
 
+    /// Every value answers in the type OSCQuery declares: a toggle (TYPE "T") answers and feeds
+    /// back T/F (it answered i 0/1), a list's VALUE is one of its RANGE's VALS (/midi/notes'
+    /// "led,haptic" was not), and python-oscquery 0.4.0 reads the whole tree (it refused nodes
+    /// without a VALUE whose ACCESS was not 0).
+    func testEveryValueAnswersInItsDeclaredTypeAndPythonOSCQueryReadsTheTree() throws {
+        let recorder = try recorder(seconds: 0.1)
+        let (client, port, osc) = try startWithOSC(recorder: recorder)
+        defer { stopClient(client) }
+        let tree = try HTTPTestClient.get(port: port, path: "/").json()
+        var toggles = 0, lists = 0
+        func walk(_ node: [String: Any]) {
+            if let type = node["TYPE"] as? String, let value = (node["VALUE"] as? [Any])?.first, let path = node["FULL_PATH"] as? String {
+                if type == "T" {
+                    toggles += 1
+                    XCTAssertTrue(value is Bool, "\(path): VALUE \(value)")
+                }
+                if let vals = ((node["RANGE"] as? [[String: Any]])?.first?["VALS"]) as? [String], let text = value as? String {
+                    lists += 1
+                    XCTAssertTrue(vals.contains(text), "\(path): VALUE '\(text)' not in \(vals)")
+                }
+            }
+            if node["VALUE"] == nil { XCTAssertEqual(node["ACCESS"] as? Int, 0, "\(node["FULL_PATH"] ?? "?"): no VALUE, so ACCESS 0") }
+            for child in (node["CONTENTS"] as? [String: Any] ?? [:]).values { if let child = child as? [String: Any] { walk(child) } }
+        }
+        walk(tree)
+        XCTAssertGreaterThan(toggles, 50)
+        XCTAssertGreaterThan(lists, 3)
+        XCTAssertEqual(osc.request("/led/source/manual")?.arguments, [.false])
+        osc.send("/led/source/manual", [.int32(1)])
+        XCTAssertEqual(osc.request("/led/source/manual")?.arguments, [.true])
+        XCTAssertEqual(osc.request("/midi/notes")?.arguments, [.string("led,haptic")])
+
+        let python = EntrainBinary.packageRoot.appendingPathComponent(".build/python/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw XCTSkip("python-oscquery is not set up (scripts/install-python-tools.sh, which make test runs)")
+        }
+        let process = Process(), out = Pipe()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", """
+            import socket, sys
+            from zeroconf import ServiceInfo
+            from pythonoscquery.osc_query_client import OSCQueryClient
+            info = ServiceInfo("_oscjson._tcp.local.", "entrain._oscjson._tcp.local.", addresses=[socket.inet_aton("127.0.0.1")], port=\(port))
+            client = OSCQueryClient(info)
+            root = client.query_node("/")
+            def count(node):
+                return 1 + sum(count(child) for child in (node.contents or []))
+            print(count(root), client.get_host_info().osc_port)
+            """]
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        process.waitUntilExit()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, said)
+        let words = said.split(whereSeparator: \.isWhitespace)
+        XCTAssertGreaterThan(Int(words.first ?? "") ?? 0, 500, "the nodes python-oscquery read: \(said)")
+        XCTAssertEqual(words.last.map(String.init), "\(port)")
+    }
+
     /// The page in headless Chromium: it shows the controls, a slider changes the engine's
     /// parameter, and its panic button silences the outputs (measured on the ports).
     func testTheControlPageInHeadlessChromiumMovesAParameterAndPanics() throws {

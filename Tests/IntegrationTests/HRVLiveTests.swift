@@ -63,14 +63,14 @@ final class HRVLiveTests: LiveClientTestCase {
         // A BPM-only sender: heart rate shown, HRV unavailable.
         try oscsend(port, "/avatar/parameters/HR", "i", ["72"])
         XCTAssertEqual(waitFor(osc, "/hrv/hr") { $0 == 72 }, 72)
-        XCTAssertEqual(osc.request("/hrv/available")?.arguments, [.int32(0)])
+        XCTAssertEqual(osc.request("/hrv/available")?.arguments, [.false])
         XCTAssertEqual(number(osc, "/hrv/beats"), 0, "no RR made up from BPM")
 
         // Ours: 20 intervals in one message, ints and floats alike.
         try oscsend(port, "/hrv/rr", String(repeating: "i", count: 19) + "f", Array(repeating: "1000", count: 19) + ["1000.0"])
         XCTAssertEqual(waitFor(osc, "/hrv/beats") { $0 == 20 }, 20)
         XCTAssertEqual(waitFor(osc, "/hrv/hr") { $0 == 60 }, 60)
-        XCTAssertEqual(osc.request("/hrv/available")?.arguments, [.int32(1)])
+        XCTAssertEqual(osc.request("/hrv/available")?.arguments, [.true])
         usleep(1_100_000)
 
         // polar2osc on the heart port: 1/1024 s (768 → 750 ms), one message per beat.

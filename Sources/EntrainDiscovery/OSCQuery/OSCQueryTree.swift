@@ -75,13 +75,17 @@ struct OSCQueryTree {
     private static func json(_ node: Node, path: String) -> [String: Any] {
         var out: [String: Any] = ["FULL_PATH": path]
         if let method = node.method {
-            out["ACCESS"] = method.access.rawValue
+            let value = method.value?()
+            // A node without a value to read (a command, a stream entrain sends, a metric not yet
+            // measured) answers ACCESS 0, "no value": what the proposal says of it, and what
+            // python-oscquery requires.
+            out["ACCESS"] = value == nil ? 0 : method.access.rawValue
             out["DESCRIPTION"] = method.description
             if let type = method.type { out["TYPE"] = type }
             if let range = method.range { out["RANGE"] = range }
             if let unit = method.unit { out["UNIT"] = [unit] }
             if let clip = method.clipMode { out["CLIPMODE"] = [clip] }
-            if let value = method.value?() { out["VALUE"] = [value] }
+            if let value { out["VALUE"] = [value] }
         } else {
             out["ACCESS"] = 0
             out["DESCRIPTION"] = path == "/" ? "entrain" : String(path.split(separator: "/").last ?? "")
