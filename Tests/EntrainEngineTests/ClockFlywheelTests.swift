@@ -60,6 +60,38 @@ final class ClockFlywheelTests: XCTestCase {
         XCTAssertTrue(onC.allSatisfy { ($0.frame - c.frame) % 24_000 == 0 }, "on the shifted 120 BPM grid: \(onC.map(\.frame))")
     }
 
+    /// Steady drums at 108 BPM seen through a tracker whose beats jitter by up to ±1 % of a beat
+    /// and whose period estimate wanders by ±0.5 %: once locked, every beat of the clock is
+    /// within 0.2 % of the drums' tempo (it followed each jitter by up to 5 %: 42.5 clocks/s,
+    /// 106 BPM, was heard), and the clock stays on the drums' beats (no beat slips).
+    func testLockedOnJitteryBeatsEveryBeatStaysWithinTwoTenthsOfAPercent() {
+        let period = 48_000.0 * 60 / 108
+        var random = SystemRandomNumberGenerator()
+        var jitters: [Int64: (Double, Double)] = [:]
+        func target(_ start: Int64) -> Grid {
+            let k = Int64((Double(start) / period).rounded(.down))  // the last beat the tracker reported
+            let (phase, rate) = jitters[k] ?? {
+                let drawn = (Double.random(in: -0.01...0.01, using: &random), Double.random(in: -0.005...0.005, using: &random))
+                jitters[k] = drawn
+                return drawn
+            }()
+            return Grid(frame: Int64((Double(k) * period + phase * period).rounded()), period: period * (1 + rate))
+        }
+        let (beats, clocks, others) = run(frames: 48_000 * 60) { target($0) }
+        XCTAssertEqual(others, [BeatMIDI.startByte])
+        let locked = beats.filter { $0.frame > 48_000 * 10 }
+        XCTAssertGreaterThan(locked.count, 80)
+        let worst = locked.map { abs(Double($0.framesToNext) / period - 1) }.max() ?? 1
+        XCTAssertLessThanOrEqual(worst, ClockFlywheel.steady + 1e-4, "each beat within 0.2 % of 108 BPM")
+        let lockedClocks = clocks.filter { $0 >= locked.first!.frame && $0 < locked.last!.frame }
+        let perSecond = Double(lockedClocks.count) / (Double(locked.last!.frame - locked.first!.frame) / 48_000)
+        XCTAssertEqual(perSecond, 108 * 24 / 60.0, accuracy: 43.2 * 0.002, "clocks per second")
+        let off = locked.map { b in abs(Double(b.frame) - (Double(b.frame) / period).rounded() * period) / period }.max() ?? 1
+        XCTAssertLessThan(off, 0.03, "on the drums' beats, within 3 % of a beat")
+        print(String(format: "MIDI clock on jittery 108 BPM beats: worst beat %.3f %% off the tempo, %.3f clocks/s, phase within %.2f %% of a beat",
+                     worst * 100, perSecond, off * 100))
+    }
+
     /// No target yet: nothing; a target lost later: the beats run on at their length.
     func testWithoutATargetItWaitsThenRunsOn() {
         let grid = Grid(frame: 5_000, period: 24_000)
