@@ -16,8 +16,8 @@ public enum StandardAddresses {
 
     /// Never carried by a preset, the last-used settings or a file: arming the strobe (a decision
     /// made each run), the drift position (the engine's), the ambient reverb's structure (the
-    /// listener's, fixed at start).
-    public static func isTransient(_ address: String) -> Bool { transient.contains(address) }
+    /// listener's, fixed at start), and the Kessho keys nothing renders (older files name them).
+    public static func isTransient(_ address: String) -> Bool { transient.contains(address) || AmbientFamily.isUnaddressed(address) }
     static let transient: Set<String> = ["/led/arm", AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality",
                                           DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn"]
 
