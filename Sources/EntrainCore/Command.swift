@@ -39,13 +39,14 @@ public struct Command: Sendable, BitwiseCopyable {
     /// The frame of a command that applies as soon as the engine takes it (at its next period),
     /// not on a time tag. Engine frame 0 is a real frame, long past once a client has run: a
     /// pattern started "at 0" was timed from it and had ended before it began. Sorts first.
-    public static let now: Int64 = .min
+    /// (Computed and inlinable: the process thread reads it, and may touch no lazy global.)
+    @inlinable public static var now: Int64 { .min }
 
     /// `frame`, or `now` when there is none.
     public static func frame(_ frame: Int64?) -> Int64 { frame ?? now }
 
     /// The frame a command taken on engine frame `current` counts from.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func startFrame(takenAt current: Int64) -> Int64 { frame == Self.now ? current : frame }
 
     public static func set(_ parameter: Int, to value: Double, at frame: Int64 = now, glideFrames: Int = 0,
