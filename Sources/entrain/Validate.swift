@@ -52,9 +52,9 @@ struct Validate: ParsableCommand {
             return ("Kessho preset \"\(result.preset.name)\"", result.warnings.map { "\(file): warning: \($0)" })
         case .session(let format):
             let (session, warnings) = try SessionFiles.load(url, as: format)
-            let source = switch format { case .json: ""; case .gnaural: " (Gnaural)"; case .sbg: " (SBaGen)" }
+            let source = format == .gnaural ? " (Gnaural)" : format == .sbg ? " (SBaGen)" : ""
             return ("\"\(session.name)\"\(source), \(counted(session.stages.count, "stage")), \(Run.clock(session.duration))",
-                    warnings.map(\.description))
+                    warnings.map { "\($0)" })
         }
     }
 }

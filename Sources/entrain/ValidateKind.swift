@@ -18,15 +18,14 @@ enum ValidateKind: Equatable {
         default: .session(.json)
         }
         guard let bytes = try? DocumentFile.bytes(url) else { return byName }  // the loader says why
-        let text = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        switch text.first {
-        case UInt8(ascii: "<"): return .session(.gnaural)
-        case UInt8(ascii: "{"):
+        let skipped: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]  // white space and a UTF-8 BOM
+        guard let first = bytes.first(where: { !skipped.contains($0) }) else { return byName }
+        if first == UInt8(ascii: "<") { return .session(.gnaural) }
+        if first == UInt8(ascii: "{") {
             guard let root = try? KesshoJSONParser.parse(bytes).value else { return byName == .session(.sbg) ? .session(.json) : byName }
             return json(root)
-        case nil: return byName
-        default: return byName == .session(.json) && ext != "json" ? .session(.sbg) : byName
         }
+        return byName == .session(.json) && ext != "json" ? .session(.sbg) : byName
     }
 
     /// JSON says what it is: patterns by their "Pattern" list, sessions by "stages", presets and

@@ -49,7 +49,7 @@ final class HRVPacer: Sendable {
             return s.space
         }
         guard let space else { return }
-        let before = settings.targets.compactMap { target in (try? space.value(of: target)).map { (target, $0) } }
+        let before = settings.targets.compactMap { target in (try? space.value(of: target)).map { (address: target, value: $0) } }
         shared.withLock { $0.before = before }
         let thread = Thread { [self] in loop() }
         thread.name = "entrain-hrv-pacer"
@@ -92,7 +92,7 @@ final class HRVPacer: Sendable {
     /// `snapshot` with the pacer's targets at the values they held before it started, while it runs.
     func beforePacing(_ snapshot: [(address: String, value: ControlValue)]) -> [(address: String, value: ControlValue)] {
         let before = shared.withLock { $0.thread ? $0.before : [] }
-        return snapshot.map { entry in before.last { $0.address == entry.address }.map { (entry.address, $0.value) } ?? entry }
+        return snapshot.map { entry in before.last { $0.address == entry.address }.map { (address: entry.address, value: $0.value) } ?? entry }
     }
 
     /// The targets back to what they held before the pacer started, over half a second.
