@@ -10,10 +10,11 @@ import EntrainCore
 /// of the previous beat's length, so a change of target, tempo or phase glides over a few beats
 /// (a half-beat phase move over ten): every quarter has its 24 clocks, and the clock's spacing
 /// stays between the two tempos' (less and more the slew), changing by at most `slew` a beat.
-/// Once locked — the target's tempo and phase within `steadyBand` of the clock's — the clock
-/// keeps a tempo of its own, an average of the target's (moving an eighth of the way, at most
-/// `steadyTempo` a beat), and each beat differs from it by at most `steadyPhase` to correct the
-/// phase, together within `steady` of the beat's tempo: the tracker's beat-to-beat
+/// Once locked — the target's tempo within `steadyBand` of the clock's, and its phase too but
+/// for a beat or two (the tracker's jitter; a real move lasts) — the clock keeps a tempo of its
+/// own, an average of the target's (a sixteenth of the way, at most `steadyTempo` a beat), and
+/// each beat differs from it by at most `steadyPhase` to correct the phase, together within
+/// `steady` of the beat's tempo: the tracker's beat-to-beat
 /// jitter is not passed on as tempo (it was, up to 5 % a beat, and a receiver heard the clock
 /// wobble). Once on an exact target (the phrase grid), each beat lands on its frame exactly.
 /// Plain state: the process thread's.
@@ -23,10 +24,12 @@ public struct ClockFlywheel {
     /// Locked: the most a beat may differ from the tempo followed, and its parts: how far the
     /// tempo may move in a beat and a beat differ from it to correct the phase.
     public static let steady = 0.002
-    static let steadyTempo = 0.0005, steadyPhase = 0.0015
+    static let steadyTempo = 0.0003, steadyPhase = 0.001
     /// A target whose tempo and phase are within this fraction of a beat of the clock's is
-    /// followed steadily; beyond it is a new tempo or phase, reached within `slew` a beat.
-    public static let steadyBand = 0.015
+    /// followed steadily; beyond it (the phase for `movedAfter` beats running) is a new tempo or
+    /// phase, reached within `slew` a beat.
+    public static let steadyBand = 0.03
+    static let movedAfter = 3
 
     /// A grid to follow: the engine frame of one of its beats and a beat's length in frames.
     public struct Grid: Equatable, Sendable {
@@ -48,6 +51,8 @@ public struct ClockFlywheel {
     public private(set) var length: Int64 = 0
     /// The tempo the clock follows, a beat's length in frames.
     var tempo = 0.0
+    /// Beats running whose target lay outside the steady band.
+    var outside = 0
     var count: Int32 = 0
 
     public init() {}
@@ -81,12 +86,13 @@ public struct ClockFlywheel {
         let tempoLocked = abs(target.period - tempo) <= band
         if tempoLocked {
             let most = Self.steadyTempo * tempo, move = target.period - tempo
-            tempo += abs(move) <= most ? move : min(most, max(-most, move / 8))
+            tempo += abs(move) < 1 ? move : min(most, max(-most, move / 16))  // an exact target is reached exactly
         } else {
             tempo = target.period
         }
         let error = Double(target.beat(nearest: next + Int64(tempo.rounded())) - next) - tempo
-        let reach = (tempoLocked && abs(error) <= band ? Self.steadyPhase : Self.slew) * tempo
+        outside = abs(error) > band ? outside + 1 : 0
+        let reach = (tempoLocked && outside < Self.movedAfter ? Self.steadyPhase : Self.slew) * tempo
         let steered = Int64((tempo + min(reach, max(-reach, error))).rounded())
         let most = Int64(Double(length) * Self.slew)
         return max(24, min(length + most, max(length - most, steered)))
