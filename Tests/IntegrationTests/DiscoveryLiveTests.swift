@@ -162,8 +162,15 @@ final class DiscoveryLiveTests: LiveClientTestCase {
             let osc = try OSCTestClient(targetPort: port)
             let deadline = Date().addingTimeInterval(10)
             while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil, Date() < deadline {}
-            usleep(700_000)  // the advertisement's answer from Avahi
+            // The advertisement's outcome, as the client logs it once Avahi has answered.
+            while !client.result().error.contains("advertise"), Date() < deadline + 10 { usleep(20_000) }
             return (client, port)
+        }
+        func browse(until done: ([(name: String, address: String, port: Int)]) -> Bool) throws -> [(name: String, address: String, port: Int)] {
+            let deadline = Date().addingTimeInterval(10)
+            var found = try avahi.browse("_osc._udp")
+            while !done(found), Date() < deadline { found = try avahi.browse("_osc._udp") }
+            return found
         }
         let (loopback, _) = try run([])
         XCTAssertTrue(try avahi.browse("_osc._udp").isEmpty, "nothing advertised for a loopback-only client")
@@ -174,7 +181,7 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         let network = ["--osc-bind", lan, "--osc-allow", "any"]
         let (first, firstPort) = try run(network)
         let (second, secondPort) = try run(network, jackName: "entrain-01")
-        let found = try avahi.browse("_osc._udp")
+        let found = try browse { Set($0.map(\.name)).isSuperset(of: ["entrain", "entrain-01"]) }
         stopClient(second)
         stopClient(first)
         XCTAssertEqual(Set(found.map(\.name)), ["entrain", "entrain-01"], "\(found)")
@@ -190,7 +197,7 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         squatter.standardError = FileHandle.nullDevice
         try squatter.run()
         defer { squatter.terminate() }
-        usleep(500_000)
+        _ = try browse { $0.contains { $0.name == "taken" } }
         let (third, _) = try run(network, name: "taken", jackName: "taken")
         stopClient(third)
         XCTAssertTrue(third.result().error.contains("the name 'taken' is already advertised"), third.result().error)

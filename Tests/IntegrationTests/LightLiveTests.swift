@@ -67,7 +67,6 @@ final class LightLiveTests: LiveClientTestCase {
         let (client, _, osc) = try startWithOSC(["--arm-strobe", "--beat", "10", "--fade-out", "0.2", "--set", "/haptic/source/entrainment=1"], recorder: rec)
         defer { stopClient(client) }
         try rec.connect(["entrain:entrainment_L", "entrain:led", "entrain:haptic"])
-        usleep(300_000)  // the connections take effect
         osc.send("/timer/minutes", [.float(0.01)])  // the fade ends 0.6 s from now
         let take = try rec.record()
         func lastAbove(_ x: [Float], _ threshold: Float) -> Int? { x.lastIndex { abs($0) > threshold } }
