@@ -15,7 +15,7 @@ for _ in $(seq 1 50); do scripts/jack-running.sh && break; sleep 0.1; done
 now() { date +%s%N; }
 times=()
 for _ in $(seq 1 "$runs"); do
-  "$bin" run --quiet --osc-port 0 --no-restore --name exitbench --log-level error "$@" &
+  "$bin" run --quiet --no-restore --name exitbench --log-level error ${OSC_ARGS:---osc-port 0} "$@" &
   client=$!
   until jack_lsp 2>/dev/null | grep -q '^exitbench:haptic$'; do sleep 0.05; done
   sleep 2
