@@ -25,6 +25,7 @@ run: build
 # skipped and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 test: build
 	@scripts/install-deps.sh aubio-tools chromium  # beat analysis against aubio; the control page in headless Chromium
+	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
 	@scripts/test.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
 	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
 

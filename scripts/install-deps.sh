@@ -6,7 +6,7 @@
 set -euo pipefail
 
 # fluidsynth and fluid-soundfont-gm render the beat analysis's sampled-instrument songs (tests).
-packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils
+packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils avahi-daemon dbus-daemon
           liblilv-dev lilv-utils swh-lv2 x42-plugins lsp-plugins-lv2 mda-lv2 dragonfly-reverb-lv2
           fluidsynth fluid-soundfont-gm "$@")
 

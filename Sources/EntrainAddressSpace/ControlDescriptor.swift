@@ -170,7 +170,11 @@ public struct ControlDescriptor: Sendable {
     }
 
     /// A number as a person writes it: integers without a decimal point.
+    /// A number as a person writes it: whole numbers without a point, and a Float widened to
+    /// Double (an LV2 plugin's range) as the Float it was: 0.4, not 0.4000000059604645.
     public static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
+        if let single = Float(exactly: value) { return String(single) }
+        return String(value)
     }
 }

@@ -539,7 +539,8 @@ public final class AmbientConductor: @unchecked Sendable {
         event.hit = KesshoDrumHit.sound(voice, velocity: lane.velocities[i], state: current, sliders: sliders,
                                         engine: { stream.next() }, side: &drumSide,
                                         seed: UInt64(bitPattern: frame) &* 0x2545_F491_4F6C_DD1D &+ UInt64(l),
-                                        morphShift: i < lane.morphShifts.count ? lane.morphShifts[i] : 0)
+                                        morphShift: i < lane.morphShifts.count ? lane.morphShifts[i] : 0,
+                                        seconds: Double(frame) / sampleRate)
         if lane.pitchRatio != 1 {
             event.hit.frequency *= lane.pitchRatio
             event.hit.pitch *= lane.pitchRatio

@@ -7,12 +7,17 @@ import Kessho
 /// the lane's evolve), then the
 /// per-hit variation (triangular, from the engine stream) and the strike distance.
 enum KesshoDrumHit {
+    /// `seconds`: the hit's time on the engine's clock, where the morph animation stands.
     static func sound(_ voice: DrumSound.Voice, velocity: Double, state s: KesshoState, sliders: KesshoSliders,
-                      engine: () -> Double, side: inout Mulberry32, seed: UInt64, morphShift: Double = 0) -> DrumSound {
+                      engine: () -> Double, side: inout Mulberry32, seed: UInt64, morphShift: Double = 0, seconds: Double = 0) -> DrumSound {
         let v = voice.name
         var overrides: [String: KesshoValue] = [:]
         if let r = sliders.range("drum\(v)Morph", in: .sampleHold), let (a, b) = presets(voice: v, state: s) {
             overrides = KesshoDrumPresets.morph(a, b, r.min + side.next() * (r.max - r.min))
+        } else if s.bool("drum\(v)MorphAuto") == true, let (a, b) = presets(voice: v, state: s) {
+            let position = animatedMorph(mode: s.string("drum\(v)MorphMode") ?? "pingpong",
+                                         cyclesPerMinute: s.number("drum\(v)MorphSpeed") ?? 4, seconds: seconds)
+            overrides = KesshoDrumPresets.morph(a, b, min(max(position + morphShift, 0), 1))
         } else if morphShift != 0, let (a, b) = presets(voice: v, state: s) {
             // Evolve moved this step's morph: the voice from its presets at the moved position.
             overrides = KesshoDrumPresets.morph(a, b, min(max((s.number("drum\(v)Morph") ?? 0) + morphShift, 0), 1))
@@ -119,6 +124,20 @@ enum KesshoDrumHit {
         d.decay = max(d.decay, 1)
         d.attack = max(d.attack, 0)
         return d
+    }
+
+    /// The web's drum morph animation (`drum{Voice}MorphAuto`): `MorphSpeed` cycles a minute, a
+    /// sawtooth from 0 to 1 (`linear`) or a triangle 0 → 1 → 0 (`pingpong`); `random` stays at 0,
+    /// as the web's does (its phase-reset test compares the phase with itself). Timed by the
+    /// engine's clock, so a render and a live run hear the same morph on the same hit.
+    static func animatedMorph(mode: String, cyclesPerMinute: Double, seconds: Double) -> Double {
+        let turns = max(0, seconds) * max(0, cyclesPerMinute) / 60
+        let phase = turns - turns.rounded(.down)
+        switch mode {
+        case "linear": return phase
+        case "pingpong": return phase < 0.5 ? 2 * phase : 2 - 2 * phase
+        default: return 0
+        }
     }
 
     /// The web UI writes a voice's morph into the state when its morph or presets change: the

@@ -135,7 +135,7 @@ public enum OSCSchema {
 
         | address | arguments | when |
         |---|---|---|
-        | every parameter address | its value (float; string for choices; int for toggles) | to subscribers and `--osc-feedback HOST:PORT` targets, whenever the value changes, from any source; at most 30 per second per address |
+        | every parameter address | its value, in the type its row declares (float; string for choices and lists; `T`/`F` for toggles) | to subscribers and `--osc-feedback HOST:PORT` targets, whenever the value changes, from any source; at most 30 per second per address |
         | every `ADDRESS/norm` | `f` 0…1 | alongside the above |
         | `/meter/entrainment` | `f f`: peak of entrainment_L and _R in dBFS (−120 = silence) | to subscribers, 15 times a second |
         | `/session/state` | `s`: `idle`, `playing`, `paused` or `finished` | to subscribers once a second, and on `/session/status` |
@@ -185,8 +185,8 @@ public enum OSCSchema {
             range = options.map { "`\($0)`" }.joined(separator: ", ")
             curve = "bands"
         case .toggle:
-            type = "i"
-            range = "0, 1"
+            type = "T"
+            range = "`T`, `F` (or 1, 0)"
             curve = "switch"
         case .text(let options):
             type = "s"

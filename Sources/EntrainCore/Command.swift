@@ -18,6 +18,7 @@ public struct Command: Sendable, BitwiseCopyable {
         case insertChain, insertControl, insertHeard
     }
 
+    /// The engine frame it applies on, or `Command.now`.
     public var frame: Int64
     public var kind: Kind
     public var parameter: UInt16
@@ -35,7 +36,20 @@ public struct Command: Sendable, BitwiseCopyable {
         self.exponential = exponential
     }
 
-    public static func set(_ parameter: Int, to value: Double, at frame: Int64 = 0, glideFrames: Int = 0,
+    /// The frame of a command that applies as soon as the engine takes it (at its next period),
+    /// not on a time tag. Engine frame 0 is a real frame, long past once a client has run: a
+    /// pattern started "at 0" was timed from it and had ended before it began. Sorts first.
+    /// (Computed and inlinable: the process thread reads it, and may touch no lazy global.)
+    @inlinable public static var now: Int64 { .min }
+
+    /// `frame`, or `now` when there is none.
+    public static func frame(_ frame: Int64?) -> Int64 { frame ?? now }
+
+    /// The frame a command taken on engine frame `current` counts from.
+    @inlinable @inline(__always)
+    public func startFrame(takenAt current: Int64) -> Int64 { frame == Self.now ? current : frame }
+
+    public static func set(_ parameter: Int, to value: Double, at frame: Int64 = now, glideFrames: Int = 0,
                            exponential: Bool = false) -> Command {
         Command(frame: frame, kind: .set, parameter: parameter, value: value, glideFrames: glideFrames,
                 exponential: exponential)

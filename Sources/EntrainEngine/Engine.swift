@@ -157,7 +157,7 @@ public struct Engine {
         while start < frames {
             let now = frame + Int64(start)
             while let command = pending.first, command.frame <= now {
-                apply(command)
+                apply(command, now: now)
                 pending.removeFirst()
             }
             var end = frames
@@ -272,7 +272,9 @@ public struct Engine {
         }
     }
 
-    mutating func apply(_ command: Command) {
+    /// Apply `command`, taken on engine frame `now` (its own frame, or later when it was due
+    /// before this period or has none).
+    mutating func apply(_ command: Command, now: Int64) {
         let frames = Int(command.glideFrames)
         switch command.kind {
         case .set:
@@ -295,13 +297,17 @@ public struct Engine {
             stopping = true
             entrainmentBus.fade(to: 0, frames: frames)
             ambientBus.fade(to: 0, frames: frames)
+            light.outputFade.move(to: 0, frames: frames)
+            haptic.outputFade.move(to: 0, frames: frames)
         case .start:
             stopping = false
             status.pointee.stopped.store(false, ordering: .relaxed)
             entrainmentBus.fade(to: 1, frames: frames)
+            light.outputFade.move(to: 1, frames: frames)
+            haptic.outputFade.move(to: 1, frames: frames)
             if ambient.running && !ambient.stopping { ambientBus.fade(to: 1, frames: frames) }
         case .pattern:
-            startPattern(slot: Int(command.parameter), ticks: Int(command.value), at: command.frame)
+            startPattern(slot: Int(command.parameter), ticks: Int(command.value), at: command.startFrame(takenAt: now))
         case .insertChain, .insertControl, .insertHeard:
             applyInsert(command)
         }

@@ -33,6 +33,10 @@ public final class EngineHost: @unchecked Sendable {
     private let feedHorizon: Int64
     /// Whether the last transport command was a stop (guarded by `state`): resume then starts.
     private var stopRequested = false
+    /// The values in force as of the engine's clock, and the changes sent for later frames
+    /// that have not been reached yet (guarded by `state`).
+    private var inForce: ParameterValues
+    private var upcoming = UpcomingValues()
 
     /// `ambientQuality` (the reverb's structure) is fixed here, as the web fixes it per start.
     public init(sampleRate: Double, values: ParameterValues? = nil, ringCapacity: Int = 4096,
@@ -42,6 +46,7 @@ public final class EngineHost: @unchecked Sendable {
         self.sampleRate = sampleRate
         feedHorizon = Int64(Self.feedHorizonSeconds * sampleRate)
         state = Mutex(values)
+        inForce = values
         ring = .allocate(capacity: 1)
         ring.initialize(to: CommandRing(capacity: ringCapacity))
         status = .allocate(capacity: 1)
@@ -90,7 +95,7 @@ public final class EngineHost: @unchecked Sendable {
             let base = slot * PatternSlots.capacity
             intensity.withUnsafeBufferPointer { (patterns.pointee.intensity + base).update(from: $0.baseAddress!, count: $0.count) }
             sharpness.withUnsafeBufferPointer { (patterns.pointee.sharpness + base).update(from: $0.baseAddress!, count: $0.count) }
-            try push(Command(frame: frame ?? 0, kind: .pattern, parameter: slot, value: Double(intensity.count)))
+            try push(Command(frame: Command.frame(frame), kind: .pattern, parameter: slot, value: Double(intensity.count)))
             patternsSent += 1
             lastPatternSlot = slot
         }
@@ -99,7 +104,7 @@ public final class EngineHost: @unchecked Sendable {
     /// Stop the playing pattern at `frame` (nil: the next period).
     public func stopPattern(at frame: Int64? = nil) throws {
         try state.withLock { _ in
-            try push(Command(frame: frame ?? 0, kind: .pattern, parameter: 0xFFFF))
+            try push(Command(frame: Command.frame(frame), kind: .pattern, parameter: 0xFFFF))
             patternsSent += 1
         }
     }
@@ -124,9 +129,10 @@ public final class EngineHost: @unchecked Sendable {
             guard seconds.isFinite, seconds >= 0, seconds <= 24 * 3600 else {
                 throw ParameterError.constraint(address, reason: "glide time must be 0 to 86400 seconds")
             }
-            try push(.set(entry.index, to: value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
+            try push(.set(entry.index, to: value, at: Command.frame(frame), glideFrames: Int((seconds * sampleRate).rounded()),
                           exponential: exponential ?? entry.spec.glidesExponentially))
             values[entry.index] = value
+            note(entry.index, value, at: frame)
         }
     }
 
@@ -157,12 +163,13 @@ public final class EngineHost: @unchecked Sendable {
                 guard seconds.isFinite, seconds >= 0, seconds <= 7 * 24 * 3600 else {
                     throw ParameterError.constraint(change.address, reason: "glide time must be 0 to 604800 seconds")
                 }
-                commands.append(.set(entry.index, to: change.value, at: frame ?? 0, glideFrames: Int((seconds * sampleRate).rounded()),
+                commands.append(.set(entry.index, to: change.value, at: Command.frame(frame), glideFrames: Int((seconds * sampleRate).rounded()),
                                      exponential: change.exponential ?? entry.spec.glidesExponentially))
             }
             try table.checkConstraints(candidate)
             for command in commands { try push(command) }
             values = candidate
+            for command in commands { note(Int(command.parameter), command.value, at: frame) }
         }
     }
 
@@ -170,7 +177,7 @@ public final class EngineHost: @unchecked Sendable {
     public func stop(at frame: Int64? = nil) throws {
         let seconds = try value(of: "/master/fade-out")
         try state.withLock { _ in
-            try push(Command(frame: frame ?? 0, kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
+            try push(Command(frame: Command.frame(frame), kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
             stopRequested = true
         }
     }
@@ -181,7 +188,7 @@ public final class EngineHost: @unchecked Sendable {
     public func start(at frame: Int64? = nil) throws {
         let seconds = try value(of: "/master/fade-in")
         try state.withLock { _ in
-            try push(Command(frame: frame ?? 0, kind: .start, glideFrames: max(1, Int(seconds * sampleRate))))
+            try push(Command(frame: Command.frame(frame), kind: .start, glideFrames: max(1, Int(seconds * sampleRate))))
             stopRequested = false
         }
     }
@@ -247,6 +254,28 @@ public final class EngineHost: @unchecked Sendable {
     }
 
     public func value(of address: String) throws -> Double { values[try table.entry(for: address).index] }
+
+    /// What plays now: the values as of the engine's clock. A change time-tagged for a later
+    /// frame is in `values` (what was sent, which checks the next change) at once, and here
+    /// from its frame on: what queries, OSCQuery and feedback report.
+    public var valuesInForce: ParameterValues {
+        state.withLock { _ in
+            upcoming.apply(through: frame, to: &inForce)
+            return inForce
+        }
+    }
+
+    public func valueInForce(of address: String) throws -> Double { valuesInForce[try table.entry(for: address).index] }
+
+    /// Call with the lock held: `value` for parameter `index` from `frame` on (nil: now).
+    private func note(_ index: Int, _ value: Double, at frame: Int64?) {
+        if let frame, frame > self.frame {
+            upcoming.add(index, value, at: frame)
+        } else {
+            upcoming.apply(through: self.frame, to: &inForce)
+            inForce[index] = value
+        }
+    }
 }
 
 public enum EngineError: Error, CustomStringConvertible {

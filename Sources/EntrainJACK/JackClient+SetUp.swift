@@ -73,8 +73,13 @@ extension JackClient {
         jack_set_freewheel_callback(client, { starting, arg in
             arg!.assumingMemoryBound(to: ProcessContext.self).pointee.freewheeling.store(starting != 0, ordering: .relaxed)
         }, arg)
-        jack_set_port_connect_callback(client, { _, _, _, arg in
-            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.connectionsChanged.store(true, ordering: .relaxed)
+        jack_set_port_connect_callback(client, { a, b, connected, arg in
+            let context = arg!.assumingMemoryBound(to: ProcessContext.self)
+            context.pointee.connectionsChanged.store(true, ordering: .relaxed)
+            if connected != 0, let client = context.pointee.client, let midi = context.pointee.midiOut,
+               jack_port_by_id(client, a) == midi || jack_port_by_id(client, b) == midi {
+                context.pointee.midiListeners.add(1, ordering: .relaxed)
+            }
         }, arg)
         jack_set_latency_callback(client, { mode, arg in
             arg!.assumingMemoryBound(to: ProcessContext.self).pointee.latencyChanged(mode: mode)

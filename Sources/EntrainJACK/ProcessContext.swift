@@ -55,6 +55,10 @@ struct ProcessContext: ~Copyable {
     /// every note; the process thread says it went out (2), and sends nothing after it.
     let midiEnding = Atomic<Int>(0)
     var beatMIDI: BeatMIDI?
+    /// Connections made to midi_out (counted by JACK's connect callback) and the count the
+    /// process thread has seen: a new one gets Song Position and Continue at the next beat.
+    let midiListeners = Atomic<Int>(0)
+    var midiListenersSeen = 0
     /// The MIDI clock follows JACK transport's beats instead of beat_in's.
     var midiFollowsTransport = false
     /// MIDI in (--midi-in): every message queued for the control side.
@@ -209,6 +213,11 @@ struct ProcessContext: ~Copyable {
         jack_midi_clear_buffer(buffer)
         let start = engine.pointee.frame - Int64(frames)
         beatMIDI!.begin(start: start, frames: Int(frames))
+        let listeners = midiListeners.load(ordering: .relaxed)
+        if listeners != midiListenersSeen {
+            midiListenersSeen = listeners
+            beatMIDI!.listenerJoined()
+        }
         switch midiEnding.load(ordering: .acquiring) {
         case 0: break
         case 1:

@@ -42,7 +42,8 @@ public final class FxFamily: AddressFamily {
         if port.enumeration && !port.scalePoints.isEmpty {
             let labels = port.scalePoints.map(\.label)
             let start = port.scalePoints.min { abs($0.value - port.startValue) < abs($1.value - port.startValue) }!.label
-            return ControlDescriptor(address, .choice(options: labels, indexed: false), default: .text(start), glide: nil, readOnly: readOnly, summary)
+            // Points in order of value, so index N is the Nth setting, as for the engine's choices.
+            return ControlDescriptor(address, .choice(options: labels, indexed: true), default: .text(start), glide: nil, readOnly: readOnly, summary)
         }
         var range: ClosedRange<Double>?
         if let lo = port.minimum, let hi = port.maximum, lo.isFinite, hi.isFinite, lo <= hi { range = Double(lo)...Double(hi) }

@@ -1,3 +1,4 @@
+import EntrainCore
 import EntrainEngine
 import Foundation
 import Synchronization
@@ -40,7 +41,7 @@ public final class InsertChains: @unchecked Sendable {
         let index = try lock.withLock {
             var list = slots[bus] ?? []
             list.append(loaded)
-            try send(list, to: bus, dropping: [], at: 0)
+            try send(list, to: bus, dropping: [], at: Command.now)
             return list.count - 1
         }
         onChange?()
@@ -111,7 +112,7 @@ public final class InsertChains: @unchecked Sendable {
             guard list.indices.contains(from) else { throw LV2Error.noSlot(bus: bus.name, index: from, count: list.count) }
             guard list.indices.contains(to) else { throw LV2Error.noSlot(bus: bus.name, index: to, count: list.count) }
             list.insert(list.remove(at: from), at: to)
-            try send(list, to: bus, dropping: [], at: 0)
+            try send(list, to: bus, dropping: [], at: Command.now)
         }
         onChange?()
     }
@@ -120,9 +121,9 @@ public final class InsertChains: @unchecked Sendable {
     public func setHeard(_ heard: Bool, slot index: Int, on bus: InsertBus, at frame: Int64? = nil) throws {
         try lock.withLock {
             let loaded = try slot(index, bus)
-            try host.send(.insertHeard(loaded.slot, heard, fadeFrames: fadeFrames, at: frame ?? 0))
+            try host.send(.insertHeard(loaded.slot, heard, fadeFrames: fadeFrames, at: Command.frame(frame)))
             loaded.heard = heard
-            loaded.lastFrame = max(loaded.lastFrame, frame ?? 0)
+            loaded.lastFrame = max(loaded.lastFrame, frame ?? host.frame)  // now: no earlier than the engine stands
         }
     }
 
@@ -130,9 +131,9 @@ public final class InsertChains: @unchecked Sendable {
     public func setControl(_ port: Int, to value: Float, slot index: Int, on bus: InsertBus, at frame: Int64? = nil) throws {
         try lock.withLock {
             let loaded = try slot(index, bus)
-            try host.send(.insertControl(loaded.slot, port: port, to: value, at: frame ?? 0))
+            try host.send(.insertControl(loaded.slot, port: port, to: value, at: Command.frame(frame)))
             loaded.sent[port] = value
-            loaded.lastFrame = max(loaded.lastFrame, frame ?? 0)
+            loaded.lastFrame = max(loaded.lastFrame, frame ?? host.frame)  // now: no earlier than the engine stands
         }
     }
 
@@ -172,7 +173,7 @@ public final class InsertChains: @unchecked Sendable {
     private func send(_ list: [LoadedInsert], to bus: InsertBus, dropping: [LoadedInsert], at frame: Int64) throws {
         collectLocked()
         let previous = sent[bus]
-        let when = max(frame, previous?.frame ?? 0)
+        let when = max(frame, previous?.frame ?? Command.now)
         let chain: UnsafeMutablePointer<InsertChain>?
         if list.isEmpty {
             chain = nil

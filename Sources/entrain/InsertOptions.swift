@@ -15,13 +15,28 @@ struct InsertOptions: ParsableArguments {
         }
     }
 
-    /// The chains on `host`, their family added to `space`, then `--set /fx/BUS/chain=…` among
-    /// `changes`; a plugin that cannot load stops the run with why.
-    func start(host: EngineHost, space: AddressSpace, changes: [ControlChange]) throws -> Fx {
+    /// The chains on `host`, their family added to `space`: the chains `restored` from the
+    /// last-used settings or a preset (the last one for each bus; a bus named by `--insert` takes
+    /// the command line's instead), then `--insert`, then `--set /fx/BUS/chain=…` among `changes`.
+    /// A plugin given on the command line that cannot load stops the run with why; a restored
+    /// chain that cannot load is reported to `warn` and the bus starts empty.
+    func start(host: EngineHost, space: AddressSpace, restoring restored: [ControlChange] = [], changes: [ControlChange],
+               warn: (String) -> Void = { _ in }) throws -> Fx {
         let fx: Fx
         do { fx = try Fx(host: host, space: space, inserts: inserts) } catch { throw ValidationError("--insert: \(error)") }
+        for change in restoredChains(restored) {
+            do { try space.set([change], from: .file) } catch { warn("the saved \(change.address) did not load (\(error)); that bus starts without plugins") }
+        }
         do { try space.set(changes.filter { FxFamily.owns($0.address) }, from: .person) } catch { throw ValidationError("--set: \(error)") }
         return fx
+    }
+
+    /// The last chain given for each bus among `changes`, leaving out the buses `--insert` names.
+    func restoredChains(_ changes: [ControlChange]) -> [ControlChange] {
+        let named = Set(inserts.compactMap { try? Fx.parse($0).0 })
+        return InsertBus.allCases.filter { !named.contains($0) }.compactMap { bus in
+            changes.last { $0.address == FxChainAddresses.address(bus) }
+        }
     }
 }
 

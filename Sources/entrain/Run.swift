@@ -123,7 +123,9 @@ struct Run: ParsableCommand {
         defer { heart.monitor.stop() }
         let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn])
         heart.monitor.attach(space)
-        let fx = try inserts.start(host: current.host, space: space, changes: try engine.setChanges())
+        let fx = try inserts.start(host: current.host, space: space, restoring: carried, changes: try engine.setChanges()) {
+            logger.warning("\($0)")
+        }
         midiIn.attach(space)
         try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) }, from: .person)
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
@@ -164,7 +166,7 @@ struct Run: ParsableCommand {
         defer { oscServer?.stop() }
         let heartPort = try hrv.listener(heart, osc: osc, logger: logger)
         defer { heartPort?.stop() }
-        let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, logger: logger) }
+        let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, clientName: client.name, logger: logger) }
         defer { discovery?.0.stop(); discovery?.1?.stop() }
         let managedState = { [preset, ambient] () -> (NSMState, String) in
             let place = transport.place
@@ -180,7 +182,7 @@ struct Run: ParsableCommand {
             policy: .init(endsWithSession: program != nil || playlist != nil, endsWithTimer: timer != nil),
             logger: logger, strobeWarning: LightOptions.warning,
             prepare: { [ambient] rate, values in try EngineHost(sampleRate: rate, values: values, ambientQuality: ambient.reverbQuality) },
-            saveSettings: { [noRestore] in if !noRestore { try library.presets.saveLastUsed(entries: space.presetSnapshot()) } })
+            saveSettings: { [noRestore] in if !noRestore { try library.presets.saveLastUsed(entries: heart.monitor.beforePacing(space.presetSnapshot())) } })
         defer { loop.finish() }  // the last-used settings, on every way out
 
         var status = StatusLine()

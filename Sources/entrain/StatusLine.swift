@@ -37,7 +37,7 @@ struct StatusLine {
         let table = host.table
         func text(_ address: String) -> String {
             guard let entry = try? table.entry(for: address) else { return "?" }
-            return entry.spec.describe(host.values[entry.index])
+            return entry.spec.describe(host.valuesInForce[entry.index])
         }
         let peak = max(peakDecibels.left, peakDecibels.right)
         let peakText = peak > -120 ? String(format: "%6.1f dBFS", peak) : "  -inf dBFS"

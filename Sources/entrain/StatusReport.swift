@@ -5,7 +5,7 @@ import EntrainJACK
 /// The arguments of the /status reply (documented in osc-schema.md).
 enum StatusReport {
     static func arguments(host: EngineHost, client: JackClient) -> [OSCValue] {
-        let values = host.values
+        let values = host.valuesInForce
         func value(_ address: String) -> Double { (try? host.table.entry(for: address)).map { values[$0.index] } ?? 0 }
         let modes = ["binaural", "monaural", "isochronic"]
         return [

@@ -99,4 +99,30 @@ final class DrumVoiceTests: XCTestCase {
         XCTAssertTrue(decays.allSatisfy { (110...1300).contains($0) }, "\(decays)")
         XCTAssertGreaterThan(Set(decays).count, 15, "a fresh position per hit")
     }
+
+    /// drumKickMorphAuto moves the voice between its presets as the web's morph animation does
+    /// (it changed nothing: bit-identical renders): MorphSpeed cycles a minute, pingpong a
+    /// triangle, linear a sawtooth, random held at 0; off, the morph slider's own position.
+    func testMorphAutoMovesTheVoiceBetweenItsPresets() {
+        var s = KesshoState.defaults
+        s["drumKickPresetA"] = .string("Soft Thud")
+        s["drumKickPresetB"] = .string("Far Boom")
+        s["drumKickMorphAuto"] = .bool(true)
+        s["drumKickMorphSpeed"] = .number(6)  // a cycle every 10 s
+        func decay(at seconds: Double, mode: String) -> Double {
+            s["drumKickMorphMode"] = .string(mode)
+            var side = Mulberry32(seed: 3)
+            return KesshoDrumHit.sound(.kick, velocity: 1, state: s, sliders: KesshoSliders(), engine: { 0.5 }, side: &side, seed: 1,
+                                       seconds: seconds).decay
+        }
+        let a = decay(at: 0, mode: "pingpong"), b = decay(at: 5, mode: "pingpong")
+        XCTAssertNotEqual(a, b, "preset A at 0 s, preset B half a cycle on")
+        XCTAssertEqual(decay(at: 10, mode: "pingpong"), a, accuracy: 1e-9, "back at A after a cycle")
+        XCTAssertEqual(decay(at: 2.5, mode: "pingpong"), decay(at: 7.5, mode: "pingpong"), accuracy: 1e-9, "a triangle")
+        XCTAssertEqual(decay(at: 9.999, mode: "linear"), b, accuracy: abs(b - a) * 0.01, "a sawtooth up to B")
+        XCTAssertEqual(decay(at: 5, mode: "random"), a, accuracy: 1e-9, "random stays at 0, as on the web")
+        XCTAssertEqual(KesshoDrumHit.animatedMorph(mode: "pingpong", cyclesPerMinute: 6, seconds: 2.5), 0.5, accuracy: 1e-12)
+        s["drumKickMorphAuto"] = .bool(false)
+        XCTAssertEqual(decay(at: 5, mode: "pingpong"), decay(at: 0, mode: "pingpong"), "off: no animation")
+    }
 }

@@ -40,6 +40,14 @@ final class AddressSpaceTests: XCTestCase {
         return out
     }
 
+    /// Bounds read from a plugin are Floats: they print as written, not as their Double widening.
+    func testNumbersPrintWithoutFloatNoise() {
+        XCTAssertEqual(ControlDescriptor.format(Double(Float(0.4))), "0.4")
+        XCTAssertEqual(ControlDescriptor.format(Double(Float(15))), "15")
+        XCTAssertEqual(ControlDescriptor.format(0.1), "0.1")
+        XCTAssertEqual(ControlDescriptor.format(-2.5), "-2.5")
+    }
+
     func testEveryFamilyReadsValuesWithTheSameRules() throws {
         let (_, _, space) = try parts()
         for address in ["/haptic/source/beat", "/ambient/reverbEnabled"] {

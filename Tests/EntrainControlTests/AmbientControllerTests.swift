@@ -124,7 +124,7 @@ final class AmbientControllerTests: XCTestCase {
     func testQueriesReplyWithTheCurrentValue() {
         XCTAssertEqual(handle("/ambient/density"), [.reply(OSCMessage("/ambient/density", [.float(25)]))])
         XCTAssertEqual(handle("/ambient/density/norm"), [.reply(OSCMessage("/ambient/density/norm", [.float(Float(20.0 / 75))]))])
-        XCTAssertEqual(handle("/ambient/reverbEnabled"), [.reply(OSCMessage("/ambient/reverbEnabled", [.int32(1)]))])
+        XCTAssertEqual(handle("/ambient/reverbEnabled"), [.reply(OSCMessage("/ambient/reverbEnabled", [.true]))])
         XCTAssertEqual(handle("/ambient/seedWindow"), [.reply(OSCMessage("/ambient/seedWindow", [.string("hour")]))])
         XCTAssertEqual(handle("/ambient/cofCurrentStep"), [.reply(OSCMessage("/ambient/cofCurrentStep", [.float(0)]))])
         XCTAssertEqual(handle("/ambient/seed", [.int64(42)]), [])

@@ -33,6 +33,18 @@ final class PatternPlaybackTests: XCTestCase {
         for (a, b) in zip(onsets, onsets.dropFirst()) { XCTAssertEqual(b - a, 4800, accuracy: 48) }
     }
 
+    /// Played "now" (a plain message, no time tag) after the engine has run longer than the
+    /// pattern: it plays from the next period (it was timed from engine frame 0 and had ended).
+    func testPatternPlayedNowAfterTheEngineHasRunPlaysWhole() throws {
+        let host = try TestEngine.host()
+        _ = renderHaptic(host, seconds: 6)  // longer than pulse-10hz's 5 s
+        try player.play("pulse-10hz", on: host)
+        let x = renderHaptic(host, seconds: 5.5)
+        let taps = stride(from: 0, to: 50, by: 1).filter { Measure.peak(x[($0 * 4800)..<($0 * 4800 + 2400)]) > 0.05 }
+        XCTAssertEqual(taps.count, 50, "every one of the 50 taps in 5 s")
+        XCTAssertEqual(Measure.peak(x[(51 * 4800)...]), 0, "and then it ends")
+    }
+
     func testNamesCannotLeaveThePatternFolder() throws {
         let host = try TestEngine.host()
         for name in ["../sessions/alpha-relaxation", "/etc/passwd", "", "no-such-pattern"] {

@@ -60,6 +60,40 @@ final class ClockFlywheelTests: XCTestCase {
         XCTAssertTrue(onC.allSatisfy { ($0.frame - c.frame) % 24_000 == 0 }, "on the shifted 120 BPM grid: \(onC.map(\.frame))")
     }
 
+    /// Steady drums at 108 BPM seen through a tracker whose beats jitter by up to ±1 % of a beat
+    /// and whose period estimate wanders by ±0.2 %: once locked, every beat of the clock is
+    /// within 0.2 % of the drums' tempo (it followed each jitter by up to 5 %: 42.5 clocks/s,
+    /// 106 BPM, was heard), and the clock stays on the drums' beats (no beat slips).
+    func testLockedOnJitteryBeatsEveryBeatStaysWithinTwoTenthsOfAPercent() {
+        let period = 48_000.0 * 60 / 108
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func uniform(_ half: Double) -> Double {  // a fixed sequence: the same run every time
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(state >> 11) / Double(1 << 53) * 2 - 1) * half
+        }
+        var reported: [Int64: Grid] = [:]
+        func target(_ start: Int64) -> Grid {
+            let k = Int64((Double(start) / period).rounded(.down))  // the last beat the tracker reported
+            if let grid = reported[k] { return grid }
+            let grid = Grid(frame: Int64((Double(k) * period + uniform(0.01) * period).rounded()), period: period * (1 + uniform(0.002)))
+            reported[k] = grid
+            return grid
+        }
+        let (beats, clocks, others) = run(frames: 48_000 * 60) { target($0) }
+        XCTAssertEqual(others, [BeatMIDI.startByte])
+        let locked = beats.filter { $0.frame > 48_000 * 20 }
+        XCTAssertGreaterThan(locked.count, 60)
+        let worst = locked.map { abs(Double($0.framesToNext) / period - 1) }.max() ?? 1
+        XCTAssertLessThanOrEqual(worst, ClockFlywheel.steady, "each beat within 0.2 % of 108 BPM")
+        let first = locked.first!.frame, last = locked.last!.frame
+        let perSecond = Double(clocks.filter { $0 >= first && $0 < last }.count) / (Double(last - first) / 48_000)
+        XCTAssertEqual(perSecond, 108 * 24 / 60.0, accuracy: 43.2 * 0.002, "clocks per second")
+        let off = locked.map { b in abs(Double(b.frame) - (Double(b.frame) / period).rounded() * period) / period }.max() ?? 1
+        XCTAssertLessThan(off, 0.03, "on the drums' beats, within 3 % of a beat")
+        print(String(format: "MIDI clock on jittery 108 BPM beats: worst beat %.3f %% off the tempo, %.3f clocks/s, phase within %.2f %% of a beat",
+                     worst * 100, perSecond, off * 100))
+    }
+
     /// No target yet: nothing; a target lost later: the beats run on at their length.
     func testWithoutATargetItWaitsThenRunsOn() {
         let grid = Grid(frame: 5_000, period: 24_000)

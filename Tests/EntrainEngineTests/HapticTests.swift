@@ -27,11 +27,18 @@ final class HapticTests: XCTestCase {
 
     /// The entrainment source swells at voice 1's beat rate; the ceiling holds at full level.
     func testEntrainmentSwellsAtTheBeatRateUnderTheCeiling() throws {
-        let host = try TestEngine.host(["/entrain/beat": "4", "/haptic/level": "1", "/master/ceiling": "-6"])
+        let host = try TestEngine.host(["/entrain/beat": "4", "/haptic/source/entrainment": "1", "/haptic/level": "1", "/master/ceiling": "-6"])
         let x = render(host, seconds: 6)
         XCTAssertEqual(Measure.envelopeRate(x, sampleRate: 48_000, from: 1, to: 10), 4, accuracy: 0.05)
         XCTAssertLessThanOrEqual(Measure.peak(x), Float(pow(10, -6.0 / 20)) + 1e-6)
         XCTAssertGreaterThan(Measure.peak(x), 0.45)
+    }
+
+    /// With the defaults the haptic port is silent (it drove 45 Hz at −7 dBFS from the first
+    /// period): a body-contact device waits for a source to be turned on or a pattern played.
+    func testSilentUntilASourceOrPatternIsChosen() throws {
+        XCTAssertEqual(Measure.peak(render(try TestEngine.host([:]), seconds: 1)), 0)
+        XCTAssertGreaterThan(Measure.peak(render(try TestEngine.host(["/haptic/source/entrainment": "1"]), seconds: 1)), 0.2)
     }
 
     /// A pattern starts on its command's frame and plays its curve: 1 kHz ticks, intensity 0.8

@@ -43,6 +43,39 @@ final class CtlLiveTests: LiveClientTestCase {
         XCTAssertEqual(watcher.result().output, "/entrain/carrier 250\n/entrain/carrier 300\n")
     }
 
+    /// Options after the address reach the right port (they went to 8000); commands without a
+    /// reply exit 0 and print the state they changed (they exited 1, "no answer"); a set of a
+    /// hosted plugin's control prints the value in force (it printed nothing).
+    func testCtlOptionsAfterTheAddressCommandsAndPluginControls() throws {
+        let recorder = try JackRecorder(server: try server.name, channels: 1, seconds: 0.1)
+        let (client, port, _) = try startWithOSC(["--insert", "entrainment:http://plugin.org.uk/swh-plugins/amp"], recorder: recorder)
+        defer { stopClient(client) }
+        let after = try EntrainBinary.run(["ctl", "/entrain/carrier", "250", "--port", "\(port)"])
+        XCTAssertEqual(after.status, 0, after.error)
+        XCTAssertEqual(after.output, "/entrain/carrier 250\n")
+        let equals = try EntrainBinary.run(["ctl", "/entrain/carrier", "--port=\(port)", "--timeout", "2"])
+        XCTAssertEqual(equals.output, "/entrain/carrier 250\n", equals.error)
+
+        let panic = try EntrainBinary.run(["ctl", "--port", "\(port)", "/panic"])
+        XCTAssertEqual(panic.status, 0, panic.error)
+        XCTAssertEqual(panic.output, "state running\npanic 1\n")
+        let resume = try EntrainBinary.run(["ctl", "/resume", "--port", "\(port)"])
+        XCTAssertEqual(resume.status, 0, resume.error)
+        XCTAssertEqual(resume.output, "state running\npanic 0\n")
+        let play = try EntrainBinary.run(["ctl", "--port", "\(port)", "/session/play"])
+        XCTAssertEqual(play.status, 1, "no session loaded: refused")
+        let stop = try EntrainBinary.run(["ctl", "--port", "\(port)", "/session/stop"])
+        XCTAssertEqual(stop.status, 0, stop.error)
+        XCTAssertTrue(stop.output.hasPrefix("/session/state "), stop.output)
+
+        let gain = try EntrainBinary.run(["ctl", "--port", "\(port)", "/fx/entrainment/1/gain", "-6"])
+        XCTAssertEqual(gain.status, 0, gain.error)
+        XCTAssertEqual(gain.output, "/fx/entrainment/1/gain -6\n")
+        let typo = try EntrainBinary.run(["ctl", "--port", "\(port)", "/entrain/carier", "250"])
+        XCTAssertEqual(typo.status, 1)
+        XCTAssertTrue(typo.error.contains("/entrain/carier"), typo.error)
+    }
+
     func testCtlWithoutAClientTimesOutWithAClearMessage() throws {
         let result = try EntrainBinary.run(["ctl", "--port", "\(freePort())", "--timeout", "0.3", "status"])
         XCTAssertEqual(result.status, 1)

@@ -42,6 +42,66 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/entrain/beat?VALUE").json()["VALUE"] as? [Double], [7])
     }
 
+    /// Every value answers in the type OSCQuery declares: a toggle (TYPE "T") answers and feeds
+    /// back T/F (it answered i 0/1), a list's VALUE is one of its RANGE's VALS (/midi/notes'
+    /// "led,haptic" was not), and python-oscquery 0.4.0 reads the whole tree (it refused nodes
+    /// without a VALUE whose ACCESS was not 0).
+    func testEveryValueAnswersInItsDeclaredTypeAndPythonOSCQueryReadsTheTree() throws {
+        let recorder = try recorder(seconds: 0.1)
+        let (client, port, osc) = try startWithOSC(recorder: recorder)
+        defer { stopClient(client) }
+        let tree = try HTTPTestClient.get(port: port, path: "/").json()
+        var toggles = 0, lists = 0
+        func walk(_ node: [String: Any]) {
+            if let type = node["TYPE"] as? String, let value = (node["VALUE"] as? [Any])?.first, let path = node["FULL_PATH"] as? String {
+                if type == "T" {
+                    toggles += 1
+                    XCTAssertTrue(value is Bool, "\(path): VALUE \(value)")
+                }
+                if let vals = ((node["RANGE"] as? [[String: Any]])?.first?["VALS"]) as? [String], let text = value as? String {
+                    lists += 1
+                    XCTAssertTrue(vals.contains(text), "\(path): VALUE '\(text)' not in \(vals)")
+                }
+            }
+            if node["VALUE"] == nil { XCTAssertEqual(node["ACCESS"] as? Int, 0, "\(node["FULL_PATH"] ?? "?"): no VALUE, so ACCESS 0") }
+            for child in (node["CONTENTS"] as? [String: Any] ?? [:]).values { if let child = child as? [String: Any] { walk(child) } }
+        }
+        walk(tree)
+        XCTAssertGreaterThan(toggles, 50)
+        XCTAssertGreaterThan(lists, 3)
+        XCTAssertEqual(osc.request("/led/source/manual")?.arguments, [.false])
+        osc.send("/led/source/manual", [.int32(1)])
+        XCTAssertEqual(osc.request("/led/source/manual")?.arguments, [.true])
+        XCTAssertEqual(osc.request("/midi/notes")?.arguments, [.string("led,haptic")])
+
+        let python = EntrainBinary.packageRoot.appendingPathComponent(".build/python/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw XCTSkip("python-oscquery is not set up (scripts/install-python-tools.sh, which make test runs)")
+        }
+        let process = Process(), out = Pipe()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", """
+            import socket, sys
+            from zeroconf import ServiceInfo
+            from pythonoscquery.osc_query_client import OSCQueryClient
+            info = ServiceInfo("_oscjson._tcp.local.", "entrain._oscjson._tcp.local.", addresses=[socket.inet_aton("127.0.0.1")], port=\(port))
+            client = OSCQueryClient(info)
+            root = client.query_node("/")
+            def count(node):
+                return 1 + sum(count(child) for child in (node.contents or []))
+            print(count(root), client.get_host_info().osc_port)
+            """]
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        process.waitUntilExit()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, said)
+        let words = said.split(whereSeparator: \.isWhitespace)
+        XCTAssertGreaterThan(Int(words.first ?? "") ?? 0, 500, "the nodes python-oscquery read: \(said)")
+        XCTAssertEqual(words.last.map(String.init), "\(port)")
+    }
+
     /// The page in headless Chromium: it shows the controls, a slider changes the engine's
     /// parameter, and its panic button silences the outputs (measured on the ports).
     func testTheControlPageInHeadlessChromiumMovesAParameterAndPanics() throws {
@@ -83,28 +143,82 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         XCTAssertEqual(osc.request("/status")?.arguments[8], .int32(1), "/status reports the panic")
     }
 
-    /// --advertise publishes through Avahi when its daemon runs (checked with avahi-browse), and
-    /// says why not when it does not; either way the client runs on.
-    func testAdvertiseEitherPublishesOrSaysWhyNot() throws {
+    /// --advertise against a real avahi-daemon (a private one, on its own bus): with the default
+    /// loopback bind it advertises nothing and says why (it advertised the LAN addresses, where
+    /// nothing listened); bound to an address, that address alone, under the JACK client's name, so
+    /// a second instance (`entrain-01`) is found as itself (it collided as `entrain` and blamed a
+    /// missing daemon); a real collision is reported as one; no avahi-daemon is said plainly.
+    func testAdvertiseOnlyWhatIsReachableUnderTheJACKName() throws {
+        let avahi: AvahiTestDaemon
+        do { avahi = try AvahiTestDaemon() } catch { throw XCTSkip("no private avahi-daemon: \(error)") }
+        defer { avahi.stop() }
         let recorder = try recorder(seconds: 0.1)
-        let port = freePort()
-        let client = try startClient(["--osc-port", "\(port)", "--advertise", "--log-level", "info"], recorder: recorder)
-        usleep(800_000)
-        let osc = try OSCTestClient(targetPort: port)
-        XCTAssertNotNil(osc.request("/ping", reply: "/pong", timeout: 2), "OSC answers")
-        stopClient(client)
-        let log = client.result().error
-        if log.contains("advertised 'entrain'") {
-            let browse = Process()
-            browse.executableURL = URL(fileURLWithPath: "/usr/bin/avahi-browse")
-            browse.arguments = ["-rtp", "_oscjson._tcp"]
-            let out = Pipe()
-            browse.standardOutput = out
-            try browse.run()
-            browse.waitUntilExit()
-            XCTAssertTrue(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains(";\(port);"))
-        } else {
-            XCTAssertTrue(log.contains("--advertise: avahi-publish") && log.contains("not advertised"), log)
+        func run(_ arguments: [String], name: String = "entrain", jackName: String = "entrain") throws -> (EntrainBinary.Launched, Int) {
+            let port = freePort()
+            let client = try EntrainBinary.launch(["run", "--quiet", "--name", name, "--osc-port", "\(port)", "--no-restore", "--advertise",
+                                                   "--fade-out", "0.05"] + arguments,
+                                                  environment: try server.environment.merging(avahi.environment) { $1 })
+            try recorder.waitForPort("\(jackName):haptic")
+            let osc = try OSCTestClient(targetPort: port)
+            let deadline = Date().addingTimeInterval(10)
+            while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil, Date() < deadline {}
+            // The advertisement's outcome, as the client logs it once Avahi has answered.
+            while !client.result().error.contains("advertise"), Date() < deadline + 10 { usleep(20_000) }
+            return (client, port)
         }
+        func browse(until done: ([(name: String, address: String, port: Int)]) -> Bool) throws -> [(name: String, address: String, port: Int)] {
+            let deadline = Date().addingTimeInterval(10)
+            var found = try avahi.browse("_osc._udp")
+            while !done(found), Date() < deadline { found = try avahi.browse("_osc._udp") }
+            return found
+        }
+        let (loopback, _) = try run([])
+        XCTAssertTrue(try avahi.browse("_osc._udp").isEmpty, "nothing advertised for a loopback-only client")
+        stopClient(loopback)
+        XCTAssertTrue(loopback.result().error.contains("listen on 127.0.0.1 only"), loopback.result().error)
+
+        let lan = try Self.lanAddress()
+        let network = ["--osc-bind", lan, "--osc-allow", "any"]
+        let (first, firstPort) = try run(network)
+        let (second, secondPort) = try run(network, jackName: "entrain-01")
+        let found = try browse { Set($0.map(\.name)).isSuperset(of: ["entrain", "entrain-01"]) }
+        stopClient(second)
+        stopClient(first)
+        XCTAssertEqual(Set(found.map(\.name)), ["entrain", "entrain-01"], "\(found)")
+        XCTAssertTrue(found.allSatisfy { $0.address == lan }, "only the bound address: \(found)")
+        XCTAssertEqual(Set(found.map(\.port)), [firstPort, secondPort])
+        XCTAssertTrue(second.result().error.contains("advertised 'entrain-01'"), second.result().error)
+
+        // The name taken on the network: said so, and the client runs on.
+        let squatter = Process()
+        squatter.executableURL = URL(fileURLWithPath: "/usr/bin/avahi-publish")
+        squatter.arguments = ["-s", "taken", "_osc._udp", "9"]
+        squatter.environment = ProcessInfo.processInfo.environment.merging(avahi.environment) { $1 }
+        squatter.standardError = FileHandle.nullDevice
+        try squatter.run()
+        defer { squatter.terminate() }
+        _ = try browse { $0.contains { $0.name == "taken" } }
+        let (third, _) = try run(network, name: "taken", jackName: "taken")
+        stopClient(third)
+        XCTAssertTrue(third.result().error.contains("the name 'taken' is already advertised"), third.result().error)
+        XCTAssertFalse(third.result().error.contains("avahi-daemon"), third.result().error)
+    }
+
+    /// This machine's first non-loopback IPv4 address.
+    static func lanAddress() throws -> String {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { throw XCTSkip("no interfaces") }
+        defer { freeifaddrs(list) }
+        var next = list
+        while let entry = next {
+            defer { next = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            var ip = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            inet_ntop(AF_INET, &ip, &text, socklen_t(INET_ADDRSTRLEN))
+            let string = String(cString: text)
+            if !string.hasPrefix("127.") { return string }
+        }
+        throw XCTSkip("no network address to bind")
     }
 }

@@ -63,14 +63,14 @@ final class HRVLiveTests: LiveClientTestCase {
         // A BPM-only sender: heart rate shown, HRV unavailable.
         try oscsend(port, "/avatar/parameters/HR", "i", ["72"])
         XCTAssertEqual(waitFor(osc, "/hrv/hr") { $0 == 72 }, 72)
-        XCTAssertEqual(osc.request("/hrv/available")?.arguments, [.int32(0)])
+        XCTAssertEqual(osc.request("/hrv/available")?.arguments, [.false])
         XCTAssertEqual(number(osc, "/hrv/beats"), 0, "no RR made up from BPM")
 
         // Ours: 20 intervals in one message, ints and floats alike.
         try oscsend(port, "/hrv/rr", String(repeating: "i", count: 19) + "f", Array(repeating: "1000", count: 19) + ["1000.0"])
         XCTAssertEqual(waitFor(osc, "/hrv/beats") { $0 == 20 }, 20)
         XCTAssertEqual(waitFor(osc, "/hrv/hr") { $0 == 60 }, 60)
-        XCTAssertEqual(osc.request("/hrv/available")?.arguments, [.int32(1)])
+        XCTAssertEqual(osc.request("/hrv/available")?.arguments, [.true])
         usleep(1_100_000)
 
         // polar2osc on the heart port: 1/1024 s (768 → 750 ms), one message per beat.
@@ -222,5 +222,42 @@ final class HRVLiveTests: LiveClientTestCase {
         let refused = try EntrainBinary.run(["hrv", "replay", bad])
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertTrue(refused.error.contains("bad.txt:2:1: expected an RR interval"), refused.error)
+    }
+
+    /// Turning the pacer off gives its targets back what they held (it set them to 0, and that 0
+    /// was saved), and the last-used settings keep those values while it runs.
+    func testPacerOffGivesItsTargetsBackAndTheyAreSaved() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("live-pacer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let rec = try recorder(channels: 1, seconds: 0.1)
+        let port = freePort()
+        let client = try startRestoring(data: data, port: port, recorder: rec)
+        let osc = try OSCTestClient(targetPort: port)
+        osc.send("/haptic/intensity", [.float(0.7)])
+        osc.send("/led/manual", [.float(0.4)])
+        func waitFor(_ address: String, _ wanted: (Double) -> Bool) -> Double? {
+            let deadline = Date().addingTimeInterval(5)
+            var last: Double?
+            repeat {
+                last = osc.request(address)?.arguments.first?.number
+                if let last, wanted(last) { return last }
+                usleep(50_000)
+            } while Date() < deadline
+            return last
+        }
+        osc.send("/hrv/pacer/rate", [.float(20)])
+        osc.send("/hrv/pacer", [.int32(1)])
+        XCTAssertEqual(waitFor("/haptic/intensity") { abs($0 - 0.7) > 0.01 } ?? 0.7, 1, accuracy: 1e-6, "the pacer swells to its depth")
+        osc.send("/hrv/pacer", [.int32(0)])
+        XCTAssertEqual(waitFor("/haptic/intensity") { abs($0 - 0.7) < 1e-6 } ?? -1, 0.7, accuracy: 1e-6, "given back, not 0")
+        XCTAssertEqual(waitFor("/led/manual") { abs($0 - 0.4) < 1e-6 } ?? -1, 0.4, accuracy: 1e-6, "given back, not 0")
+        // On again, and the client stops while it swells: the saved values are the ones before it.
+        osc.send("/hrv/pacer", [.int32(1)])
+        _ = waitFor("/haptic/intensity") { abs($0 - 0.7) > 0.01 }
+        stopClient(client)
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: data.appendingPathComponent("entrain/last-used.json"))) as? [String: Any]
+        let values = saved?["values"] as? [String: Any]
+        XCTAssertEqual((values?["/haptic/intensity"] as? NSNumber)?.doubleValue ?? -1, 0.7, accuracy: 1e-6)
+        XCTAssertEqual((values?["/led/manual"] as? NSNumber)?.doubleValue ?? -1, 0.4, accuracy: 1e-6)
     }
 }

@@ -91,4 +91,51 @@ final class InsertLiveTests: LiveClientTestCase {
         osc.send("/preset/load", [.string("With amp"), .float(0)])
         XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -9, "the preset brought the amp back at -9 dB")
     }
+
+    /// A chain in the last-used settings comes back at the next start and is saved again at its
+    /// exit (it was dropped at start and saved as "" at exit), and `--preset` brings a preset's chain.
+    func testSavedChainComesBackAtStartAndSurvivesTheNextExit() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("live-fx-restore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let rec = try recorder(seconds: 0.1)
+        let port = freePort()
+        let osc = try OSCTestClient(targetPort: port)
+        func start(_ extra: [String]) throws -> EntrainBinary.Launched { try startRestoring(extra, data: data, port: port, recorder: rec) }
+        let lastUsed = data.appendingPathComponent("entrain/last-used.json")
+        func savedChain() -> String { (try? String(contentsOf: lastUsed, encoding: .utf8)) ?? "" }
+
+        var client = try start(["--insert", "entrainment:\(Self.amp)"])
+        osc.send("/fx/entrainment/1/gain", [.float(-9)])
+        osc.send("/preset/save", [.string("With amp")])
+        XCTAssertEqual(osc.request("/preset/list")?.arguments, [.string("With amp")])
+        stopClient(client)
+        XCTAssertTrue(savedChain().contains(Self.amp), "the first exit saved the chain: \(savedChain())")
+
+        client = try start([])
+        XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -9, "the last-used chain came back at -9 dB")
+        stopClient(client)
+        XCTAssertTrue(savedChain().contains(Self.amp), "the second exit kept the chain: \(savedChain())")
+
+        client = try start(["--no-restore", "--preset", "With amp"])
+        defer { stopClient(client) }
+        XCTAssertEqual(osc.request("/fx/entrainment/1/gain")?.arguments.first?.number, -9, "--preset brought the amp at -9 dB")
+    }
+
+    /// An LV2 enumeration takes its index as a number, as the engine's choices do (it refused
+    /// `i 0`), and a range error prints the plugin's bounds as written (0.1, not 0.10000000149).
+    func testEnumerationTakesAnIndexAndRangeErrorsReadCleanly() throws {
+        let rec = try recorder(seconds: 0.1)
+        let (client, _, osc) = try startWithOSC(["--insert", "entrainment:http://gareus.org/oss/lv2/balance",
+                                                 "--insert", "entrainment:urn:dragonfly:room"], recorder: rec)
+        defer { stopClient(client) }
+        XCTAssertNil(osc.request("/fx/entrainment/1/unitygain", [.int32(2)], reply: "/error", timeout: 0.5))
+        XCTAssertEqual(osc.request("/fx/entrainment/1/unitygain")?.arguments, [.string("Seesaw - Equal Power")])
+        osc.send("/fx/entrainment/1/unitygain", [.float(0)])
+        XCTAssertEqual(osc.request("/fx/entrainment/1/unitygain")?.arguments, [.string("Balance")])
+        let beyond = osc.request("/fx/entrainment/1/unitygain", [.int32(3)], reply: "/error")
+        XCTAssertTrue("\(beyond?.arguments ?? [])".contains("(or its index)"), "\(beyond?.arguments ?? [])")
+        let range = osc.request("/fx/entrainment/2/decay", [.float(20)], reply: "/error")?.arguments.last?.text ?? ""
+        XCTAssertTrue(range.contains("out of range 0.1–10"), range)
+        XCTAssertFalse(range.contains("00000"), range)
+    }
 }

@@ -58,4 +58,74 @@ final class LightLiveTests: LiveClientTestCase {
         XCTAssertEqual(during[1].map(abs).max(), 0, "haptic silent while freewheeling")
         XCTAssertEqual(after[0].last!, 0.7, accuracy: 1e-6, "back after freewheeling")
     }
+
+    /// When a timer runs out the sound fades and stops; an armed strobe and the haptic drive
+    /// end with it (they kept going: LED mean 0.48, haptic 0.45 with the audio at 0).
+    func testLightAndHapticsGoDarkWithTheSoundWhenATimerEnds() throws {
+        let server = try self.server
+        let rec = try JackRecorder(server: server.name, channels: 3, seconds: 2.5, name: "end")
+        let (client, _, osc) = try startWithOSC(["--arm-strobe", "--beat", "10", "--fade-out", "0.2", "--set", "/haptic/source/entrainment=1"], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:entrainment_L", "entrain:led", "entrain:haptic"])
+        osc.send("/timer/minutes", [.float(0.01)])  // the fade ends 0.6 s from now
+        let take = try rec.record()
+        func lastAbove(_ x: [Float], _ threshold: Float) -> Int? { x.lastIndex { abs($0) > threshold } }
+        let rate = rec.sampleRate
+        guard let sound = lastAbove(take[0], 1e-5), let light = lastAbove(take[1], 1e-4), let touch = lastAbove(take[2], 1e-4) else {
+            return XCTFail("nothing played before the timer ended")
+        }
+        XCTAssertLessThan(Double(sound) / rate, 2.0, "the sound stopped within the take")
+        XCTAssertGreaterThan(Measure.rms(take[1][..<(sound - Int(0.25 * rate))]), 0.1, "the strobe flashed before the stop")
+        // Dark with the sound (the strobe's own dark half-beat may end it a little earlier).
+        for (name, last) in [("LED", light), ("haptic", touch)] {
+            XCTAssertLessThanOrEqual(last, sound + 48, "\(name) after the sound ended, frames")
+            XCTAssertGreaterThan(last, sound - Int(0.2 * rate), "\(name) went dark before the fade began")
+        }
+    }
+
+    /// With the default settings the haptic port is silent from the first period (it drove
+    /// 45 Hz at −7 dBFS), like the LED: nothing touches the body until a source is chosen.
+    func testHapticSilentAtStartUntilASourceIsChosen() throws {
+        let server = try self.server
+        let rec = try JackRecorder(server: server.name, channels: 2, seconds: 0.5, name: "quiet")
+        let (client, _, osc) = try startWithOSC(["--beat", "6"], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:haptic", "entrain:entrainment_L"])
+        let before = try rec.record()
+        XCTAssertGreaterThan(Measure.peak(before[1]), 0.01, "the sound plays")
+        XCTAssertEqual(Measure.peak(before[0]), 0, "the haptic port is silent with the defaults")
+        osc.send("/haptic/source", [.string("entrainment")])
+        _ = try rec.record()  // the change lands within this take
+        XCTAssertGreaterThan(Measure.peak(try rec.record()[0]), 0.1, "a source chosen drives it")
+    }
+
+    /// `/haptic/pattern s NAME` as a plain message from liblo's oscsend (the README's example),
+    /// once the client has run longer than the pattern: it plays (it was timed from engine frame
+    /// 0 and so had already ended).
+    func testPatternSentAsAPlainMessagePlaysAfterTheClientHasRun() throws {
+        let folder = try TemporaryFolder("patterns")
+        try Data(Self.shortPattern.utf8).write(to: folder.url.appendingPathComponent("short.ahap"))
+        let rec = try JackRecorder(server: try server.name, channels: 1, seconds: 0.6, name: "pattern")
+        let (client, port, _) = try startWithOSC(["--patterns-dir", folder.url.path], recorder: rec)
+        defer { stopClient(client) }
+        try rec.connect(["entrain:haptic"])
+        XCTAssertEqual(Measure.peak(try rec.record()[0]), 0, "silent before")  // and the client has run longer than 0.3 s
+        let take = try record(rec) {  // the take starts as oscsend does
+            let send = Process()
+            send.executableURL = URL(fileURLWithPath: "/usr/bin/oscsend")
+            send.arguments = ["localhost", "\(port)", "/haptic/pattern", "s", "short"]
+            try send.run()
+            send.waitUntilExit()
+        }
+        let lit = take.indices.filter { abs(take[$0]) > 0.05 }
+        XCTAssertGreaterThan(Measure.peak(take), 0.3, "the pattern played")
+        if let first = lit.first, let last = lit.last, first > 0 {
+            XCTAssertEqual(Double(last - first) / rec.sampleRate, 0.3, accuracy: 0.02, "all 0.3 s of it")
+        }
+    }
+
+    static let shortPattern = """
+    { "Version": 1.0, "Pattern": [ { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": 0.3,
+      "EventParameters": [ { "ParameterID": "HapticIntensity", "ParameterValue": 1 }, { "ParameterID": "HapticSharpness", "ParameterValue": 0.5 } ] } } ] }
+    """
 }

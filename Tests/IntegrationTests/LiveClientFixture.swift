@@ -57,6 +57,20 @@ class LiveClientTestCase: XCTestCase {
         return (client, port, osc)
     }
 
+    /// Start the client as a user does, restoring the last-used settings from `data` (an
+    /// XDG_DATA_HOME) and saving them at exit, with OSC on `port`; returns once it answers.
+    func startRestoring(_ arguments: [String] = [], data: URL, port: Int, recorder: JackRecorder) throws -> EntrainBinary.Launched {
+        let launched = try EntrainBinary.launch(["run", "--quiet", "--osc-port", "\(port)", "--fade-in", "0.05", "--fade-out", "0.2"] + arguments,
+                                                environment: try server.environment.merging(["XDG_DATA_HOME": data.path]) { $1 })
+        try recorder.waitForPort("entrain:haptic")
+        let osc = try OSCTestClient(targetPort: port)
+        let deadline = Date().addingTimeInterval(20)
+        while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil {
+            if Date() > deadline { XCTFail("the OSC server does not answer"); break }
+        }
+        return launched
+    }
+
     /// Ctrl-C, and the client must exit 0 within `seconds`.
     func stopClient(_ launched: EntrainBinary.Launched, within seconds: TimeInterval = 5,
                     file: StaticString = #filePath, line: UInt = #line) {

@@ -117,6 +117,43 @@ final class MIDILiveTests: LiveClientTestCase {
         print(String(format: "MIDI clock back on the drums: beat notes within %.1f ms of the annotated beats", late.max()! / rate * 1000))
     }
 
+    /// A device patched to midi_out after the Start (a drum machine connected late) gets Song
+    /// Position and Continue at the next beat, just before its first clock (it got clocks only,
+    /// and never started); the position counts the beats since the Start, in sixteenths.
+    func testADeviceConnectedLateGetsSongPositionAndContinue() throws {
+        let server = try self.server
+        let rec = try recorder(seconds: 0.1)
+        let client = try startClient(["--midi-clock"], recorder: rec)
+        defer { stopClient(client) }
+        let early = try JackMIDIRecorder(server: server.name, name: "early")
+        try early.connect(from: "entrain:midi_out")
+        func wait(_ body: () -> Bool) {
+            let deadline = Date().addingTimeInterval(20)
+            while !body() && Date() < deadline { usleep(20_000) }
+        }
+        let beatNote: (JackMIDIRecorder.Event) -> Bool = { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 && $0.bytes[2] > 0 }
+        wait { early.events.filter(beatNote).count >= 3 }  // the clock runs (the phrase grid's beats)
+        let late = try JackMIDIRecorder(server: server.name, name: "late")
+        try late.connect(from: "entrain:midi_out")
+        wait { late.events.contains { $0.bytes == [0xFB] } }
+        let events = late.events
+        let transport = events.filter { $0.bytes != [0xF8] && $0.bytes.first.map { $0 >= 0xF0 } == true }
+        XCTAssertEqual(transport.first?.bytes.first, 0xF2, "Song Position first: \(transport.map(\.bytes))")
+        XCTAssertEqual(transport.dropFirst().first?.bytes, [0xFB], "then Continue")
+        guard let position = transport.first, position.bytes.count == 3, let resume = transport.dropFirst().first else { return }
+        XCTAssertEqual(position.frame, resume.frame)
+        let next = events.firstIndex { $0.frame == resume.frame && $0.bytes == [0xF8] }
+        let continueAt = events.firstIndex { $0.bytes == [0xFB] }
+        XCTAssertNotNil(next, "a clock on the Continue's frame")
+        if let next, let continueAt { XCTAssertGreaterThan(next, continueAt, "the clock after the Continue") }
+        // The early listener heard the Start and every beat since: the position is that count.
+        let all = early.events
+        let start = try XCTUnwrap(all.first { $0.bytes == [0xFA] }?.frame)
+        let beatsBefore = all.filter(beatNote).filter { $0.frame >= start && $0.frame < resume.frame }.count
+        XCTAssertEqual(Int(position.bytes[1]) | Int(position.bytes[2]) << 7, beatsBefore * 4, "sixteenths since the Start")
+        XCTAssertFalse(all.contains { $0.bytes == [0xFC] }, "no Stop on the way")
+    }
+
     /// 24 clocks in every beat sent. What the recorder gets can lack a cycle's events when the
     /// loaded test machine skips it (an xrun: seen once in a full-suite run, two quarters of 23
     /// and a note-on without its note-off), never add any: 23 is tolerated in a few quarters.

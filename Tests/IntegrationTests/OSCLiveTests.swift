@@ -132,6 +132,27 @@ final class OSCLiveTests: LiveClientTestCase {
         XCTAssertEqual(Double(off + 1 - on), 48_000, accuracy: 1, "1000.0 ms apart = 48,000 frames")
     }
 
+    /// A change time-tagged 2 s ahead is reported when it plays: before its time the query,
+    /// OSCQuery's VALUE and a subscriber all say what plays (they said 450 at once, while 300 Hz
+    /// played on), and the subscriber hears of 450 when its frame is reached.
+    func testScheduledChangeIsReportedWhenItPlays() throws {
+        let rec = try recorder(seconds: 0.1)
+        let (client, port, osc) = try startWithOSC(["--carrier", "300"], recorder: rec)
+        defer { stopClient(client) }
+        let subscriber = try OSCTestClient(targetPort: port)
+        XCTAssertFalse(subscriber.request("/osc/subscribe", reply: "/entrain/carrier", timeout: 5) == nil, "the full state arrives")
+        _ = subscriber.receive(timeout: 0.3)  // the rest of the full state
+        let due = OSCTimetag.now().unixTime + 2
+        osc.send(bytes: OSCCodec.encodeBundle([OSCMessage("/entrain/carrier", [.float(450)])], timetag: OSCTimetag(unixTime: due)))
+        usleep(300_000)
+        XCTAssertEqual(osc.request("/entrain/carrier")?.arguments, [.float(300)], "the query answers what plays")
+        XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/entrain/carrier?VALUE").json()["VALUE"] as? [Double], [300])
+        let heard = subscriber.receiveTimed(timeout: 2.5).first { $0.message.message.address == "/entrain/carrier" }
+        XCTAssertEqual(heard?.message.message.arguments, [.float(450)])
+        XCTAssertGreaterThan(heard?.arrival ?? 0, due - 0.02, "fed back once it plays, not when it was queued")
+        XCTAssertEqual(osc.request("/entrain/carrier")?.arguments, [.float(450)])
+    }
+
     /// 100,000 random and mutated packets: the client stays up, answers /ping and does not xrun.
     func testFuzzedPacketsLeaveTheClientPlaying() throws {
         let rec = try recorder(seconds: 0.1)

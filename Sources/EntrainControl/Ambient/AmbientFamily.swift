@@ -16,8 +16,17 @@ public final class AmbientFamily: AddressFamily {
     /// Every key's descriptor (no engine needed: session files are checked against them), and
     /// the tempo source of the lead and drums and the drum lanes' evolve settings (the
     /// conductor's, not Kessho keys: not hashed).
-    public static let standardDescriptors: [ControlDescriptor] = KesshoParameters.all.map(descriptor) + [tempoSource]
+    public static let standardDescriptors: [ControlDescriptor] = addressed.map(descriptor) + [tempoSource]
         + evolveDescriptors
+
+    /// The keys with an address: every one the engine renders or reports (AmbientKeyStatus).
+    static let addressed = KesshoParameters.all.filter { !AmbientKeyStatus.unaddressed.contains($0.key) }
+
+    /// A stored-only key's former address: files that still name it (older presets, the
+    /// last-used settings) have it ignored rather than refused.
+    public static func isUnaddressed(_ address: String) -> Bool {
+        address.hasPrefix(prefix) && AmbientKeyStatus.unaddressed.contains(String(address.dropFirst(prefix.count)))
+    }
 
     static let tempoSourceAddress = prefix + AmbientConductor.tempoSourceKey
     static let tempoSource = ControlDescriptor(
@@ -65,7 +74,7 @@ public final class AmbientFamily: AddressFamily {
 
     public func snapshot() -> [(address: String, value: ControlValue)] {
         let state = conductor.state, step = conductor.harmony.step
-        return KesshoParameters.all.map { p in
+        return Self.addressed.map { p in
             (Self.prefix + p.key, p.key == "cofCurrentStep" ? .number(Double(step)) : Self.controlValue(state[p.key] ?? p.defaultValue))
         } + [(Self.tempoSourceAddress, .text(conductor.tempoSource.rawValue))]
             + DrumEvolveSetting.keys.compactMap { k in conductor.evolveValue(k).map { (Self.prefix + k, Self.controlValue($0)) } }

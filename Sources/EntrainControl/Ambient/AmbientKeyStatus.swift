@@ -1,8 +1,9 @@
 import Kessho
 
 /// What the ambient engine does with each Kessho key. Kept in one place so that the schema and
-/// the docs change a single table. Every key, rendered or not, is stored, hashed into the phrase
-/// seed and fed back, as on the web.
+/// the docs change a single table. Every key, rendered or not, is stored and hashed into the
+/// phrase seed, as on the web (a preset's value for it is kept); a stored-only key has no
+/// address: no OSC, page, layout or schema row offers a fader that does nothing.
 public enum AmbientKeyStatus: Equatable, Sendable {
     /// The engine renders it (the reason says how, when it needs saying).
     case rendered(String?)
@@ -34,9 +35,9 @@ public enum AmbientKeyStatus: Equatable, Sendable {
             "drumClickStereoWidth": .storedOnly("drum hits are mono, summed to the centre (the web spreads click grains across the field)"),
         ]
         for voice in ["Sub", "Kick", "Click", "BeepHi", "BeepLo", "Noise", "Membrane"] {
-            for field in ["MorphAuto", "MorphSpeed", "MorphMode"] {
-                table["drum\(voice)\(field)"] = .storedOnly("a UI animation on the web, not the engine's")
-            }
+            table["drum\(voice)MorphAuto"] = .rendered("moves the voice between its presets A and B, as the web's morph animation does")
+            table["drum\(voice)MorphSpeed"] = .rendered("the morph animation's cycles a minute")
+            table["drum\(voice)MorphMode"] = .rendered("the morph animation: linear a sawtooth, pingpong a triangle, random stays at 0 (as on the web)")
         }
         for n in 1...4 {
             for field in ["VelocityMin", "VelocityMax"] {
@@ -45,6 +46,12 @@ public enum AmbientKeyStatus: Equatable, Sendable {
         }
         return table
     }()
+
+    /// The Kessho keys that are stored only: kept in the state (and so in the phrase seed) when a
+    /// Kessho preset carries them, but without an address.
+    public static let unaddressed: Set<String> = Set(exceptions.compactMap { key, status in
+        if case .storedOnly = status { key } else { nil }
+    })
 
     public static func status(of key: String) -> AmbientKeyStatus {
         if let exception = exceptions[key] { return exception }

@@ -70,15 +70,15 @@ public final class EngineFamily: AddressFamily {
     public func value(of address: String) -> ControlValue? {
         let host = engine.host
         if let names = Self.sourceLists[address] {
-            let on = names.filter { (try? host.value(of: "\(address)/\($0)")) == 1 }
+            let on = names.filter { (try? host.valueInForce(of: "\(address)/\($0)")) == 1 }
             return .text(on.isEmpty ? "none" : on.joined(separator: ","))
         }
         guard let entry = try? host.table.entry(for: address) else { return nil }
-        return Self.controlValue(host.values[entry.index], entry.spec)
+        return Self.controlValue(host.valuesInForce[entry.index], entry.spec)  // what plays, not what is scheduled
     }
 
     public func snapshot() -> [(address: String, value: ControlValue)] {
-        let host = engine.host, values = host.values
+        let host = engine.host, values = host.valuesInForce
         return host.table.entries.map { ($0.spec.address, Self.controlValue(values[$0.index], $0.spec)) }
     }
 

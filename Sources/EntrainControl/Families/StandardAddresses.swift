@@ -16,8 +16,10 @@ public enum StandardAddresses {
 
     /// Never carried by a preset, the last-used settings or a file: a person's decision (arming the
     /// strobe), the drift position (the engine's), the ambient reverb's structure (the listener's,
-    /// fixed at start).
-    public static func isTransient(_ address: String) -> Bool { transient.contains(address) || byAddress[address]?.personOnly == true }
+    /// fixed at start), and the Kessho keys nothing renders (older files name them).
+    public static func isTransient(_ address: String) -> Bool {
+        transient.contains(address) || byAddress[address]?.personOnly == true || AmbientFamily.isUnaddressed(address)
+    }
     static let transient: Set<String> = [AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality",
                                           DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn"]
 

@@ -208,4 +208,10 @@ public final class HRVMonitor: Sendable {
     var recordingPath: String? { state.withLock { $0.recorder?.path } }
 
     public func stop() { pacer.stop() }
+
+    /// `snapshot` as the last-used settings keep it: the pacer's targets at the values they held
+    /// before it started, not wherever its swell stands.
+    public func beforePacing(_ snapshot: [(address: String, value: ControlValue)]) -> [(address: String, value: ControlValue)] {
+        pacer.beforePacing(snapshot)
+    }
 }

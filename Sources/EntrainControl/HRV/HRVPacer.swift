@@ -7,7 +7,8 @@ import Synchronization
 /// and `/haptic/intensity`, whose manual sources must be on) swell up over half a breath and
 /// down over the other half, as engine glides, at a set rate or at the measured breathing rate.
 /// Something to follow if the person wants to, never a prescription. Its own thread; off by
-/// default.
+/// default. Turned off, it gives its targets back the values they held before it started (and
+/// those are what the last-used settings keep while it runs).
 final class HRVPacer: Sendable {
     struct Settings: Sendable, Equatable {
         var on = false
@@ -26,6 +27,8 @@ final class HRVPacer: Sendable {
         var space: AddressSpace?
         var measured: (@Sendable () -> Double?)?
         var thread = false
+        /// The targets' values when the pacer took them, given back when it stops.
+        var before: [(address: String, value: ControlValue)] = []
     }
 
     private let shared = Mutex(Shared())
@@ -39,13 +42,15 @@ final class HRVPacer: Sendable {
     }
 
     func update(_ settings: Settings) {
-        let start = shared.withLock { s -> Bool in
+        let space = shared.withLock { s -> AddressSpace? in
             s.settings = settings
-            guard settings.on, !s.thread else { return false }
+            guard settings.on, !s.thread else { return nil }
             s.thread = true
-            return true
+            return s.space
         }
-        guard start else { return }
+        guard let space else { return }
+        let before = settings.targets.compactMap { target in (try? space.value(of: target)).map { (address: target, value: $0) } }
+        shared.withLock { $0.before = before }
         let thread = Thread { [self] in loop() }
         thread.name = "entrain-hrv-pacer"
         thread.start()
@@ -70,7 +75,7 @@ final class HRVPacer: Sendable {
                 return (s.settings, s.space, s.measured, ending)
             }
             guard !ending, let space else {
-                if let space { set(settings.targets, to: 0, glide: 0.5, in: space) }
+                if let space { giveBack(in: space) }
                 return
             }
             let half = 30 / currentRate(settings, measured: measured?())
@@ -81,6 +86,24 @@ final class HRVPacer: Sendable {
                 if shared.withLock({ $0.settings != settings }) { break }
                 usleep(20_000)
             }
+        }
+    }
+
+    /// `snapshot` with the pacer's targets at the values they held before it started, while it runs.
+    func beforePacing(_ snapshot: [(address: String, value: ControlValue)]) -> [(address: String, value: ControlValue)] {
+        let before = shared.withLock { $0.thread ? $0.before : [] }
+        return snapshot.map { entry in before.last { $0.address == entry.address }.map { (address: entry.address, value: $0.value) } ?? entry }
+    }
+
+    /// The targets back to what they held before the pacer started, over half a second.
+    private func giveBack(in space: AddressSpace) {
+        let before = shared.withLock { s in defer { s.before = [] }; return s.before }
+        do {
+            try space.set(before.map { target in
+                ControlChange(target.address, target.value, glide: space.lookup(target.address)?.descriptor.glideSeconds == nil ? nil : 0.5)
+            }, from: .mapping)
+        } catch {
+            logger.warning("HRV pacer: \(error)")
         }
     }
 

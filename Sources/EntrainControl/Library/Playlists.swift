@@ -32,7 +32,11 @@ public struct Playlists: Sendable {
     }
 
     public func items(_ name: String) throws -> [Item] {
-        let text = try store.read(name).text, file = store.label(name)
+        try Self.items(try store.read(name).text, file: store.label(name))
+    }
+
+    /// A playlist document's items, checked (not whether the presets and sessions they name exist).
+    public static func items(_ text: String, file: String) throws -> [Item] {
         let root: JSONNode
         do { root = try JSONDocument.parse(text) } catch let e as JSONSyntaxError { throw LibraryError.badFile(file, "\(e.line):\(e.column): \(e.message)") }
         guard let list = root["items"], case .array(let nodes) = list.value else { throw LibraryError.badFile(file, "expected {\"items\": [...]}") }

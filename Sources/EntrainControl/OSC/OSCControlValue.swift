@@ -2,7 +2,7 @@ import EntrainAddressSpace
 
 /// OSC arguments (and JSON scalars) in and out of the address space: numbers (i, h, f, d), booleans (T, F) and
 /// strings (s, S) are values; what an address sends back follows its descriptor (numbers as
-/// `f`, toggles as `i` 0/1, choices and text as `s`).
+/// `f`, toggles as `T`/`F` — the type OSCQuery declares for them —, choices and text as `s`).
 extension ControlValue {
     public init?(osc: OSCValue) {
         switch osc {
@@ -32,7 +32,7 @@ extension OSCValue {
     public init(_ value: ControlValue) {
         switch value {
         case .number(let n): self = .float(Float(n))
-        case .bool(let b): self = .int32(b ? 1 : 0)
+        case .bool(let b): self = b ? .true : .false
         case .text(let s): self = .string(s)
         }
     }

@@ -1,8 +1,10 @@
 import EntrainFiles
 import Foundation
 
-/// Any session-like file by its extension: .json sessions, .gnaural and .sbg imports.
+/// Any session-like file by its extension (or the format given): .json sessions, .gnaural and
+/// .sbg imports.
 public enum SessionFiles {
+    public enum Format: Sendable { case json, gnaural, sbg }
     /// What SBaGen's NOW means: the local time of day, in seconds.
     static func secondsSinceLocalMidnight() -> Double {
         var t = time(nil)
@@ -11,15 +13,16 @@ public enum SessionFiles {
         return Double(parts.tm_hour * 3600 + parts.tm_min * 60 + parts.tm_sec)
     }
 
-    public static func load(_ url: URL) throws -> (session: Session, warnings: [SessionProblem]) {
-        switch url.pathExtension.lowercased() {
-        case "gnaural": return try GnauralImporter.load(url)
-        case "sbg":
+    public static func load(_ url: URL, as given: Format? = nil) throws -> (session: Session, warnings: [SessionProblem]) {
+        let format = given ?? (["gnaural": .gnaural, "sbg": .sbg] as [String: Format])[url.pathExtension.lowercased()] ?? .json
+        switch format {
+        case .gnaural: return try GnauralImporter.load(url)
+        case .sbg:
             let text = try SessionLoadError.reading { try DocumentFile.text(url, fallback: .isoLatin1) }
             var (file, warnings) = try SBGParser.parse(text, file: url.path, now: secondsSinceLocalMidnight())
             let session = try SBGTimeline.session(file, name: url.deletingPathExtension().lastPathComponent, warnings: &warnings, path: url.path)
             return (session, warnings)
-        default: return try SessionDecoder.load(url)
+        case .json: return try SessionDecoder.load(url)
         }
     }
 }

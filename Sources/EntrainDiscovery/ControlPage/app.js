@@ -148,7 +148,8 @@ function drawSession() {
 
 // ---- the controls, from the OSCQuery tree ----
 function methods(node, out) {
-  if (node.TYPE !== undefined && node.ACCESS === 3) out.push(node);
+  // A value with children of its own carries its access and value under ENTRAIN_ (see the server).
+  if (node.TYPE !== undefined && (node.ENTRAIN_ACCESS ?? node.ACCESS) === 3) out.push(node);
   for (const child of Object.values(node.CONTENTS || {})) methods(child, out);
   return out;
 }
@@ -174,7 +175,7 @@ function makeControl(node) {
   const shown = document.createElement("span");
   shown.className = "value";
   row.append(label, shown);
-  const value = node.VALUE ? node.VALUE[0] : undefined;
+  const value = node.VALUE ? node.VALUE[0] : node.ENTRAIN_VALUE ? node.ENTRAIN_VALUE[0] : undefined;
   let input, update;
   const range = node.RANGE && node.RANGE[0];
   if (node.TYPE === "f" && range && range.MIN !== undefined) {

@@ -53,11 +53,15 @@ public enum OpenStageControlLayout {
         case .toggle:
             widget["type"] = "button"
             widget["mode"] = "toggle"
-            widget["on"] = 1
-            widget["off"] = 0
-        case .choice(let options, _), .list(let options):
+            widget["on"] = true  // T/F, as entrain answers and feeds toggles back
+            widget["off"] = false
+        case .choice(let options, _):
             widget["type"] = "dropdown"
             widget["values"] = Dictionary(uniqueKeysWithValues: options.map { ($0, $0) })
+        case .list(let options):
+            let every = OSCQueryMethod.combinations(options) ?? options  // every value it can hold
+            widget["type"] = "dropdown"
+            widget["values"] = Dictionary(uniqueKeysWithValues: every.map { ($0, $0) })
         case .text(let options):
             if let options {
                 widget["type"] = "dropdown"

@@ -32,9 +32,12 @@ struct OSCQueryMethod {
             clipMode = bounds == nil ? "none" : "both"
         case .toggle:
             type = "T"
-        case .choice(let options, _), .list(let options):
+        case .choice(let options, _):
             type = "s"
             range = [["VALS": options]]
+        case .list(let options):
+            type = "s"
+            if let every = Self.combinations(options) { range = [["VALS": every]] }
         case .text(let options):
             type = "s"
             if let options { range = [["VALS": options]] }
@@ -49,6 +52,15 @@ struct OSCQueryMethod {
         self.type = type
         self.access = access
         self.description = description
+    }
+
+    /// Every value a list of names can take, as its value is written (names in the options'
+    /// order, comma-separated, or "none"), so the value in force is always one of RANGE's VALS;
+    /// nil past five names (more than 32 values: no menu is wanted).
+    static func combinations(_ options: [String]) -> [String]? {
+        guard options.count <= 5 else { return nil }
+        let subsets = (1..<(1 << options.count)).map { mask in options.indices.filter { mask & (1 << $0) != 0 }.map { options[$0] } }
+        return ["none"] + subsets.sorted { $0.count != $1.count ? $0.count < $1.count : false }.map { $0.joined(separator: ",") }
     }
 
     static func json(_ value: ControlValue) -> Any {

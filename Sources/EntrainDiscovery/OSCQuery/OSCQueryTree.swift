@@ -72,23 +72,37 @@ struct OSCQueryTree {
         return "/" + trimmed
     }
 
-    private static func json(_ node: Node, path: String) -> [String: Any] {
+    /// `nested`: inside a tree being answered, where a node that is a value and has children
+    /// (`/led/source`, `/hrv/pacer`) carries its value and access under `ENTRAIN_VALUE` and
+    /// `ENTRAIN_ACCESS`: python-oscquery (0.4.0) cannot read a tree with a node that is both a
+    /// container and a value. The node's own query answers them plainly.
+    private static func json(_ node: Node, path: String, nested: Bool = false) -> [String: Any] {
         var out: [String: Any] = ["FULL_PATH": path]
         if let method = node.method {
-            out["ACCESS"] = method.access.rawValue
+            let value = method.value?()
+            let aside = nested && !node.children.isEmpty && value != nil
+            // A node without a value to read (a command, a stream entrain sends, a metric not yet
+            // measured) answers ACCESS 0, "no value": what the proposal says of it, and what
+            // python-oscquery requires.
+            out["ACCESS"] = value == nil || aside ? 0 : method.access.rawValue
             out["DESCRIPTION"] = method.description
             if let type = method.type { out["TYPE"] = type }
             if let range = method.range { out["RANGE"] = range }
             if let unit = method.unit { out["UNIT"] = [unit] }
             if let clip = method.clipMode { out["CLIPMODE"] = [clip] }
-            if let value = method.value?() { out["VALUE"] = [value] }
+            if let value, aside {
+                out["ENTRAIN_VALUE"] = [value]
+                out["ENTRAIN_ACCESS"] = method.access.rawValue
+            } else if let value {
+                out["VALUE"] = [value]
+            }
         } else {
             out["ACCESS"] = 0
             out["DESCRIPTION"] = path == "/" ? "entrain" : String(path.split(separator: "/").last ?? "")
         }
         if !node.children.isEmpty {
             var contents: [String: Any] = [:]
-            for (name, child) in node.children { contents[name] = json(child, path: path == "/" ? "/\(name)" : "\(path)/\(name)") }
+            for (name, child) in node.children { contents[name] = json(child, path: path == "/" ? "/\(name)" : "\(path)/\(name)", nested: true) }
             out["CONTENTS"] = contents
         }
         return out

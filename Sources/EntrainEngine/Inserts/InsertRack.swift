@@ -75,18 +75,18 @@ extension Command {
     }
 
     /// Replace bus `bus`'s insert chain (nil: none) at the next chunk.
-    public static func insertChain(_ bus: InsertBus, _ chain: UnsafeMutablePointer<InsertChain>?, at frame: Int64 = 0) -> Command {
+    public static func insertChain(_ bus: InsertBus, _ chain: UnsafeMutablePointer<InsertChain>?, at frame: Int64 = Command.now) -> Command {
         Command(frame: frame, kind: .insertChain, parameter: bus.rawValue, value: address(chain.map(UnsafeMutableRawPointer.init)))
     }
 
     /// Set control port `port` of `slot` to `value` on `frame` (the plugin sees it from its next run).
-    public static func insertControl(_ slot: UnsafeMutablePointer<InsertSlot>, port: Int, to value: Float, at frame: Int64 = 0) -> Command {
+    public static func insertControl(_ slot: UnsafeMutablePointer<InsertSlot>, port: Int, to value: Float, at frame: Int64 = Command.now) -> Command {
         Command(frame: frame, kind: .insertControl, parameter: port, value: address(UnsafeMutableRawPointer(slot)),
                 glideFrames: Int(Int32(bitPattern: value.bitPattern)))
     }
 
     /// Hear `slot` (or bypass it) through a linear crossfade of `frames`.
-    public static func insertHeard(_ slot: UnsafeMutablePointer<InsertSlot>, _ heard: Bool, fadeFrames: Int, at frame: Int64 = 0) -> Command {
+    public static func insertHeard(_ slot: UnsafeMutablePointer<InsertSlot>, _ heard: Bool, fadeFrames: Int, at frame: Int64 = Command.now) -> Command {
         Command(frame: frame, kind: .insertHeard, parameter: heard ? 1 : 0, value: address(UnsafeMutableRawPointer(slot)),
                 glideFrames: fadeFrames)
     }

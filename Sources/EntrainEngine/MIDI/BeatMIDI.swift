@@ -26,7 +26,9 @@ public struct BeatMIDISettings: Sendable, Equatable {
 /// predicted beat, the first on the beat's own frame. A beat that comes before the 24th clock
 /// drops the rest of the old quarter (the tracker moved its phase); two quarters without a beat
 /// stop the clock. A beat counted 1 (the tracker locked afresh) sends Start, any other beat after
-/// a stop Continue. Plain state, no allocation: it runs on the process thread.
+/// a stop Continue. A device connected while the clock runs missed the Start: at the next beat it
+/// gets Song Position (the beats since Start, in sixteenths) and Continue, just before that beat's
+/// first clock, as hardware clock sources do. Plain state, no allocation: it runs on the process thread.
 public struct BeatMIDI {
     public var settings: BeatMIDISettings
     let noteFrames: Int64
@@ -35,6 +37,9 @@ public struct BeatMIDI {
     var nextTick = 24
     var lastBeat: Int64 = 0
     var running = false
+    /// Beats since the Start, and whether a device joined since the last beat.
+    var beatsSinceStart = 0
+    var joined = false
     var offFrames = InlineArray<32, Int64>(repeating: 0)
     var offNotes = InlineArray<32, UInt8>(repeating: 0)
     var offCount = 0
@@ -45,6 +50,7 @@ public struct BeatMIDI {
     var end: Int64 = 0
 
     public static let clock: UInt8 = 0xF8, startByte: UInt8 = 0xFA, continueByte: UInt8 = 0xFB, stopByte: UInt8 = 0xFC
+    public static let songPosition: UInt8 = 0xF2
 
     public init(settings: BeatMIDISettings, sampleRate: Double) {
         self.settings = settings
@@ -67,9 +73,19 @@ public struct BeatMIDI {
         case .beat:
             ticks(before: frame)
             if !running {
-                emit(event.count <= 1 ? Self.startByte : Self.continueByte, at: frame)
+                let starting = event.count <= 1
+                emit(starting ? Self.startByte : Self.continueByte, at: frame)
+                beatsSinceStart = starting ? 0 : beatsSinceStart + 1
                 running = true
+            } else {
+                beatsSinceStart += 1
+                if joined {
+                    let sixteenths = (beatsSinceStart * 4) & 0x3FFF
+                    emit3(Self.songPosition, UInt8(sixteenths & 0x7F), UInt8(sixteenths >> 7), at: frame)
+                    emit(Self.continueByte, at: frame)
+                }
             }
+            joined = false
             origin = Double(frame)
             interval = Double(max(event.framesToNext, 24)) / 24
             nextTick = 0
@@ -77,6 +93,9 @@ public struct BeatMIDI {
             if let note = settings.beatNote { noteOn(note, velocity: event.strength, at: frame) }
         }
     }
+
+    /// A device was connected to the output: it hears where the clock is at the next beat.
+    public mutating func listenerJoined() { joined = true }
 
     /// The clock's source stopped (JACK transport): Stop now, no more clocks.
     public mutating func stop(at frame: Int64) {

@@ -10,10 +10,26 @@ import EntrainCore
 /// of the previous beat's length, so a change of target, tempo or phase glides over a few beats
 /// (a half-beat phase move over ten): every quarter has its 24 clocks, and the clock's spacing
 /// stays between the two tempos' (less and more the slew), changing by at most `slew` a beat.
-/// Once on the target, each beat lands on its frame exactly. Plain state: the process thread's.
+/// Once locked — the target's tempo within `steadyBand` of the clock's, and its phase too but
+/// for a beat or two (the tracker's jitter; a real move lasts) — the clock keeps a tempo of its
+/// own, an average of the target's (a sixteenth of the way, at most `steadyTempo` a beat), and
+/// each beat differs from it by at most `steadyPhase` to correct the phase, together within
+/// `steady` of the beat's tempo: the tracker's beat-to-beat
+/// jitter is not passed on as tempo (it was, up to 5 % a beat, and a receiver heard the clock
+/// wobble). Once on an exact target (the phrase grid), each beat lands on its frame exactly.
+/// Plain state: the process thread's.
 public struct ClockFlywheel {
     /// The most a beat's length may differ from the previous one's, as a fraction.
     public static let slew = 0.05
+    /// Locked: the most a beat may differ from the tempo followed, and its parts: how far the
+    /// tempo may move in a beat and a beat differ from it to correct the phase.
+    public static let steady = 0.002
+    static let steadyTempo = 0.0003, steadyPhase = 0.001
+    /// A target whose tempo and phase are within this fraction of a beat of the clock's is
+    /// followed steadily; beyond it (the phase for `movedAfter` beats running) is a new tempo or
+    /// phase, reached within `slew` a beat.
+    public static let steadyBand = 0.03
+    static let movedAfter = 3
 
     /// A grid to follow: the engine frame of one of its beats and a beat's length in frames.
     public struct Grid: Equatable, Sendable {
@@ -33,6 +49,10 @@ public struct ClockFlywheel {
     /// The last beat sent (engine frame) and its length in frames; nil before the first.
     public private(set) var last: Int64?
     public private(set) var length: Int64 = 0
+    /// The tempo the clock follows, a beat's length in frames.
+    var tempo = 0.0
+    /// Beats running whose target lay outside the steady band.
+    var outside = 0
     var count: Int32 = 0
 
     public init() {}
@@ -49,20 +69,33 @@ public struct ClockFlywheel {
             if first < start { first = target.beat(nearest: first + Int64(target.period.rounded())) }
             guard first < end else { return }
             length = Int64(target.period.rounded())
+            tempo = target.period
             send(at: first, strength: strength, sampleRate: sampleRate, into: body)
         }
         while let last, max(start, last + length) < end {
             let next = max(start, last + length)
-            if let target {
-                // Within the slew of the target's beat (a phase moves over several beats), and of
-                // the last beat's length (a tempo glides).
-                let own = Int64(target.period.rounded()), most = Int64(Double(length) * Self.slew)
-                let aim = target.beat(nearest: next + own) - next, reach = Int64(target.period * Self.slew)
-                let steered = min(own + reach, max(own - reach, aim))
-                length = max(24, min(length + most, max(length - most, steered)))
-            }
+            if let target { length = steer(next, towards: target) }
             send(at: next, strength: strength, sampleRate: sampleRate, into: body)
         }
+    }
+
+    /// The length of the beat starting at `next`: the tempo followed, corrected towards the
+    /// target's beat nearest one beat on; within the slew of the last beat's length.
+    private mutating func steer(_ next: Int64, towards target: Grid) -> Int64 {
+        let band = Self.steadyBand * tempo
+        let tempoLocked = abs(target.period - tempo) <= band
+        if tempoLocked {
+            let most = Self.steadyTempo * tempo, move = target.period - tempo
+            tempo += abs(move) < 1 ? move : min(most, max(-most, move / 16))  // an exact target is reached exactly
+        } else {
+            tempo = target.period
+        }
+        let error = Double(target.beat(nearest: next + Int64(tempo.rounded())) - next) - tempo
+        outside = abs(error) > band ? outside + 1 : 0
+        let reach = (tempoLocked && outside < Self.movedAfter ? Self.steadyPhase : Self.slew) * tempo
+        let steered = Int64((tempo + min(reach, max(-reach, error))).rounded())
+        let most = Int64(Double(length) * Self.slew)
+        return max(24, min(length + most, max(length - most, steered)))
     }
 
     private mutating func send(at frame: Int64, strength: Float, sampleRate: Double, into body: (BeatEvent) -> Void) {

@@ -17,7 +17,10 @@ struct Ctl: ParsableCommand {
               entrain ctl --watch /beat/bpm         print every change of /beat/bpm until Ctrl-C
               entrain ctl --watch '/beat/*' --count 20
             Arguments are sent as int when they are whole numbers, float when they have a decimal point, \
-            true/false as booleans, anything else as a string; prefix s:, i: or f: to choose (s:42).
+            true/false as booleans, anything else as a string; prefix s:, i: or f: to choose (s:42). \
+            Options may come before or after the address (--host, --port, --timeout). A set prints the \
+            value now in force; a command without a reply (/panic, /session/play) prints what it changed \
+            and exits 0.
             """)
 
     @Argument(help: ArgumentHelp("An OSC address (e.g. /entrain/carrier), or status or ping.", valueName: "address"))
@@ -35,7 +38,8 @@ struct Ctl: ParsableCommand {
     @Option(help: "With --watch: stop after this many messages.")
     var count: Int?
 
-    func validate() throws {
+    mutating func validate() throws {
+        try takeOptionsAmongArguments()
         guard timeout.isFinite, timeout > 0, timeout <= 60 else { throw ValidationError("--timeout must be more than 0 and at most 60 seconds") }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535, got \(port)") }
         guard SocketAddress(host: host, port: port) != nil else { throw ValidationError("--host must be an IPv4 address or localhost, got '\(host)'") }
@@ -49,6 +53,28 @@ struct Ctl: ParsableCommand {
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         for argument in arguments { _ = try CtlArgument.value(argument) }
+    }
+
+    /// The arguments are captured as they are (so `-6` stays a number), which also captures
+    /// options written after the address, as the usage line puts them: take those out here.
+    private mutating func takeOptionsAmongArguments() throws {
+        var rest: [String] = []
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let name = parts.first, ["--host", "--port", "--timeout"].contains(name) else { rest.append(word); continue }
+            guard let value = parts.count == 2 ? parts[1] : words.popFirst() else { throw ValidationError("\(name) needs a value") }
+            switch name {
+            case "--host": host = value
+            case "--port":
+                guard let n = Int(value) else { throw ValidationError("--port must be a whole number, got '\(value)'") }
+                port = n
+            default:
+                guard let t = Double(value) else { throw ValidationError("--timeout must be a number of seconds, got '\(value)'") }
+                timeout = t
+            }
+        }
+        arguments = rest
     }
 
     func run() throws {

@@ -29,24 +29,52 @@ struct CtlSession {
         }
     }
 
-    /// Sends `message` and prints what comes back. A set is followed by a query of the same
-    /// address when it names a value, so the user sees what is now in force.
+    /// Sends `message` and prints what comes back. A set of a value is followed by a query of
+    /// the same address, so the user sees what is now in force; a command that has no reply
+    /// (the client was alive a moment ago, and refusals come back as /error) is followed by the
+    /// state it changes.
     func send(_ message: OSCMessage) throws {
-        let isQuery = message.arguments.isEmpty
-        let valueAddress = (try? Self.knownValues())?.lookup(message.address) != nil
+        let isValue = Self.isValue(message.address)
         client.send(message)
-        var replies = collect(until: isQuery ? message.address : nil, wait: isQuery ? timeout : 0.15)
+        var replies = collect(until: message.arguments.isEmpty || !isValue ? message.address : nil,
+                              wait: message.arguments.isEmpty || !isValue ? timeout : 0.15)
         if let error = replies.first(where: { $0.address == "/error" }) {
             throw ExitMessage(CtlArgument.text(error.arguments.last ?? .string("refused")), about: message.address)
         }
-        if !isQuery, valueAddress {
+        if isValue, !message.arguments.isEmpty {
             client.send(OSCMessage(message.address))
             replies += collect(until: message.address, wait: timeout)
         }
-        if isQuery, !replies.contains(where: { $0.address == message.address }) {
-            throw NoAnswer(description: "\(message.address): no answer within \(String(format: "%g", timeout)) s (not an address that answers a query?)")
+        if isValue, message.arguments.isEmpty, !replies.contains(where: { $0.address == message.address }) {
+            throw NoAnswer(description: "\(message.address): no answer within \(String(format: "%g", timeout)) s")
         }
+        if replies.isEmpty { replies = try stateAfterCommand(message.address) }
         for reply in replies { print(CtlArgument.line(reply)) }
+    }
+
+    /// What a command without a reply changed: the session transport's state for /session and
+    /// /timer commands, else the client's state and panic flag from /status.
+    private func stateAfterCommand(_ address: String) throws -> [OSCMessage] {
+        if address.hasPrefix("/session/") || address.hasPrefix("/timer/") {
+            client.send(OSCMessage("/session/status"))
+            return collect(until: "/session/state", wait: timeout).filter { $0.address == "/session/state" || $0.address == "/timer/remaining" }
+        }
+        client.send(OSCMessage("/status"))
+        guard let status = collect(until: "/status", wait: timeout).first(where: { $0.address == "/status" }),
+              status.arguments.count > 8 else {
+            throw NoAnswer(description: "\(address) was sent, but \(target) did not answer /status after it")
+        }
+        return [OSCMessage("state", [status.arguments[0]]), OSCMessage("panic", [status.arguments[8]])]
+    }
+
+    /// Whether `address` names a value (a query answers it, a set is checked by a query after):
+    /// the standard families' addresses, their /norm, and hosted plugins' controls, which exist
+    /// only in the running client.
+    static func isValue(_ address: String) -> Bool {
+        let plain = address.hasSuffix("/norm") ? String(address.dropLast(5)) : address
+        if (try? knownValues())?.lookup(plain) != nil { return true }
+        let parts = plain.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 5 && parts[1] == "fx" && Int(parts[3]) != nil
     }
 
     /// `/status`, one labelled field a line.

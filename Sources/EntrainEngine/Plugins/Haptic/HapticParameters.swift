@@ -18,7 +18,9 @@ public enum HapticParameters {
     public static var highestCarrier: Double { 80 }
 
     public static let descriptor = PluginDescriptor(id: "haptic", parameters: [
-        ParameterSpec("/haptic/source/entrainment", .toggle(defaultValue: true),
+        // Off by default: a transducer touches the body, so nothing drives it until a source is
+        // turned on or a pattern played (the pattern source only sounds while one plays).
+        ParameterSpec("/haptic/source/entrainment", .toggle(defaultValue: false),
                       "source: intensity swelling sinusoidally at voice 1's beat rate (steady above half the carrier)"),
         ParameterSpec("/haptic/source/beat", .toggle(defaultValue: false), "source: a burst on each beat found in beat_in"),
         ParameterSpec("/haptic/source/manual", .toggle(defaultValue: false), "source: the intensity set by /haptic/intensity"),

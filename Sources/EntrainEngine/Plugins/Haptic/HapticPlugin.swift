@@ -14,7 +14,7 @@ struct HapticPlugin: EnginePlugin {
     let inverseRate: Double
     /// Voice 1's beat, on the same kind of exact clock as the strobe's.
     var follower: VoiceFollower
-    var useEntrainment = true, useBeat = false, useManual = false, usePattern = true
+    var useEntrainment = false, useBeat = false, useManual = false, usePattern = true
     var intensity = Glide(0.5)
     var sharpness = Glide(0.3)
     var level = Glide(0.5)
@@ -27,6 +27,8 @@ struct HapticPlugin: EnginePlugin {
     var periodStart: Int64 = 0
     var blackout = false
     var freewheeling = false
+    /// The client's start/stop fade: still with the sound once it stops.
+    var outputFade = OutputFade()
     var latencyFrames = 0
     /// The master ceiling as linear gain, applied after the delay line so a lowered ceiling
     /// holds on this port from the same frame as on the audio pairs.
@@ -87,6 +89,7 @@ struct HapticPlugin: EnginePlugin {
             delay.forgetDelay()
             intensityDelay.forgetDelay()
             sharpnessDelay.forgetDelay()
+            outputFade.settle()
             return
         }
         delay.setDelay(latencyFrames)
@@ -120,7 +123,7 @@ struct HapticPlugin: EnginePlugin {
             if carrierPhase >= 1 { carrierPhase -= 1 }
             let silent = blackout || freewheeling
             let gain = Float(level.next())
-            let envelope = silent ? 0 : gain * strength
+            let envelope = silent ? 0 : gain * strength * outputFade.next()
             let delayed = delay.process(envelope * y)
             let envelopeLater = intensityDelay.process(envelope), feelLater = sharpnessDelay.process(feel)
             if let beforeInserts {

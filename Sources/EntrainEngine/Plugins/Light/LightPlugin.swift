@@ -37,6 +37,8 @@ struct LightPlugin: EnginePlugin {
     var periodStart: Int64 = 0
     var blackout = false
     var freewheeling = false
+    /// The client's start/stop fade: dark with the sound once it stops.
+    var outputFade = OutputFade()
     /// Frames the sound reaches the listener later than the light (JACK's view), set per period.
     var latencyFrames = 0
     var delay: DelayLine
@@ -99,6 +101,7 @@ struct LightPlugin: EnginePlugin {
             follower.forget()
             flash = 0
             delay.forgetDelay()
+            outputFade.settle()
             return
         }
         delay.setDelay(latencyFrames + offsetFrames)
@@ -122,7 +125,7 @@ struct LightPlugin: EnginePlugin {
             flash *= beatDecay
             let steadyLevel = Float(manual.next())
             if useManual { x = max(x, steadyLevel) }
-            x = min(x, thermal.cap)
+            x = min(x, thermal.cap) * outputFade.next()
             if blackout || freewheeling { x = 0 }
             thermal.heat(by: x)
             let delayed = delay.process(x)  // x is 0 in a blackout: nothing old replays after it
