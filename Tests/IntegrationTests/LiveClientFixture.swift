@@ -79,14 +79,16 @@ class LiveClientTestCase: XCTestCase {
         return 0
     }
 
-    /// Record `recorder` on another thread while `body` runs; returns the first channel.
-    func record(_ recorder: JackRecorder, while body: () throws -> Void) rethrows -> [Float] {
+    /// Record `recorder` on another thread while `body` runs (from the take's first cycle, so
+    /// `body` may wait on `recorder.waitForFrames`); returns the first channel.
+    func record(_ recorder: JackRecorder, while body: () throws -> Void) throws -> [Float] {
         final class Take: @unchecked Sendable { var samples: [Float] = [] }  // read after the thread ends
         let take = Take()
         let thread = Thread { take.samples = (try? recorder.record()[0]) ?? [] }
         thread.start()
+        try waitFor("the take to start", interval: 0.001) { recorder.isRecording || thread.isFinished }
         try body()
-        while !thread.isFinished { usleep(10_000) }
+        try waitFor("the take to end", timeout: 60, interval: 0.005) { thread.isFinished }
         return take.samples
     }
 

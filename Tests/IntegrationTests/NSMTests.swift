@@ -105,12 +105,4 @@ final class NSMTests: LiveClientTestCase {
         XCTAssertTrue(second.signal(SIGTERM, waitUpTo: 5))
         XCTAssertEqual(second.result().status, 0, second.result().error)
     }
-
-    func waitFor(_ what: String, timeout: TimeInterval = 10, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { throw TestSupportError.timeout(what) }
-            usleep(50_000)
-        }
-    }
 }

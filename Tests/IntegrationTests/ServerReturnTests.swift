@@ -113,16 +113,4 @@ final class ServerReturnTests: XCTestCase {
     func waitForAnswer(_ osc: OSCTestClient) throws {
         try waitFor("OSC to answer") { osc.request("/ping", reply: "/pong", timeout: 0.2) != nil }
     }
-
-    func waitFor(_ what: String, timeout: TimeInterval = 15, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { throw TestSupportError.timeout(what) }
-            usleep(50_000)
-        }
-    }
-}
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

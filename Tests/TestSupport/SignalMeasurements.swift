@@ -42,6 +42,47 @@ public enum Measure {
         return largest
     }
 
+    /// `largestJump` over a live take from `start`, leaving out the steps across the places the
+    /// take lacks frames (`breaks`: positions where a cycle was lost, from `CycleTimeline.losses`):
+    /// the samples on either side of one are not neighbours in time.
+    public static func largestJump(_ x: [Float], from start: Int, breaks: [Int]) -> Float {
+        var largest: Float = 0, from = start
+        for end in (breaks.filter { $0 > start && $0 < x.count } + [x.count]).sorted() {
+            if end - from > 1 { largest = max(largest, largestJump(x[from..<end])) }
+            from = max(from, end)
+        }
+        return largest
+    }
+
+    /// How far a take from `start` departs from one steady sine of `frequency`: each sample
+    /// against the continuation of the two before it (exact for any amplitude and phase, so a
+    /// click, a repeated or a dropped stretch shows however small). Where the take lacks frames
+    /// (`losses`), the sine is continued over them, or not at all when the sound's source lost
+    /// the same cycle; the nearer of the two counts.
+    public static func largestSineDeparture(_ x: [Float], frequency: Double, sampleRate: Double, from start: Int,
+                                            losses: [(position: Int, frames: Int)] = []) -> Double {
+        let w = 2 * Double.pi * frequency / sampleRate
+        // x[m + k] from x[m] and x[m - 1], k steps on: U(k) x[m] - U(k - 1) x[m - 1], U(k) = sin((k + 1)w) / sin(w).
+        func ahead(_ k: Int, _ last: Int) -> Double {
+            (sin(Double(k + 1) * w) * Double(x[last]) - sin(Double(k) * w) * Double(x[last - 1])) / sin(w)
+        }
+        let lost = Dictionary(losses.map { ($0.position, $0.frames) }, uniquingKeysWith: +)
+        var largest = 0.0, gap = (at: -10, frames: 0)
+        for n in (start + 2)..<max(start + 2, x.count) {
+            if let frames = lost[n] { gap = (n, frames) }
+            if n - gap.at < 2 {
+                // The first two samples after a loss, from the last two before it.
+                guard gap.at - 2 >= start else { continue }
+                let k = n - (gap.at - 1)
+                let error = min(abs(Double(x[n]) - ahead(k + gap.frames, gap.at - 1)), abs(Double(x[n]) - ahead(k, gap.at - 1)))
+                largest = max(largest, error)
+            } else {
+                largest = max(largest, abs(Double(x[n]) - ahead(1, n - 1)))
+            }
+        }
+        return largest
+    }
+
     /// Frequency of the amplitude envelope between `low` and `high` Hz: the spectrum of x²
     /// (which carries the beat of two tones, or an AM rate) after removing its mean.
     public static func envelopeRate(_ x: [Float], sampleRate: Double, from low: Double, to high: Double) -> Double {
