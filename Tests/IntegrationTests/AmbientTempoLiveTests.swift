@@ -7,6 +7,8 @@ import XCTest
 /// The drums keeping time live: with the engine's own grid, and with JACK transport while a
 /// timebase master runs (`--set /ambient/tempoSource=jack`).
 final class AmbientTempoLiveTests: LiveClientTestCase {
+    override class var needsOwnServer: Bool { true }  // rolls the transport
+
     /// A kick on every eighth note and nothing else: its onsets show the tempo in force.
     func kickPreset(bpm: Double = 120, changes: [(String, KesshoValue)] = []) throws -> URL {
         var state = KesshoState.defaults

@@ -6,6 +6,8 @@ import XCTest
 /// Changes of the JACK graph while playing: a re-patch that changes the latency, a new period
 /// size, and what we report about our own latency.
 final class GraphChangeTests: LiveClientTestCase {
+    override class var needsOwnServer: Bool { true }  // changes the period
+
     /// A re-patch makes the audio path 2,048 frames slower mid-strobe: the light's compensation
     /// glides to the new delay, so every pulse and gap keeps its length within the glide's 1/16
     /// (a jump would cut a pulse short or repeat part of one: a flash off the strobe's grid).

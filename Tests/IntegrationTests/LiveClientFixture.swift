@@ -2,24 +2,45 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// One private dummy JACK server per test class, and helpers to run the real client on it.
+/// One private dummy JACK server for every test class of the run (a class that changes what the
+/// whole server does, its period or transport, gets one of its own), and helpers to run the real
+/// client on it. Each test leaves the server as it found it: its clients closed.
 class LiveClientTestCase: XCTestCase {
-    nonisolated(unsafe) static var server: JackTestServer?
+    /// Whether this class changes the server itself (period, transport), so needs its own.
+    class var needsOwnServer: Bool { false }
+
+    nonisolated(unsafe) private static var shared: JackTestServer?
+    nonisolated(unsafe) private static var own: JackTestServer?
 
     override class func setUp() {
         super.setUp()
-        server = try? JackTestServer()
+        if needsOwnServer {
+            own = try? JackTestServer()
+        } else if shared == nil {
+            shared = try? JackTestServer()
+            XCTestObservationCenter.shared.addTestObserver(SharedServerStopper())
+        }
     }
 
     override class func tearDown() {
-        server?.stop()
-        server = nil
+        own?.stop()
+        own = nil
         super.tearDown()
+    }
+
+    /// Stops the shared server when the whole run ends.
+    private final class SharedServerStopper: NSObject, XCTestObservation {
+        func testBundleDidFinish(_ testBundle: Bundle) {
+            LiveClientTestCase.shared?.stop()
+            LiveClientTestCase.shared = nil
+        }
     }
 
     var server: JackTestServer {
         get throws {
-            guard let server = Self.server else { throw XCTSkip("no JACK server could be started (is jackd2 installed?)") }
+            guard let server = Self.needsOwnServer ? Self.own : Self.shared else {
+                throw XCTSkip("no JACK server could be started (is jackd2 installed?)")
+            }
             return server
         }
     }

@@ -6,6 +6,8 @@ import XCTest
 /// JACK transport both ways against jackd2's own tools: the MIDI clock following a transport
 /// that `jack_transport` rolls as master, and entrain as timebase master read by `jack_showtime`.
 final class TransportLiveTests: LiveClientTestCase {
+    override class var needsOwnServer: Bool { true }  // rolls the transport
+
     func testTheMIDIClockFollowsJackTransportsTempoAndItsStartAndStop() throws {
         let server = try self.server
         guard let tool = try JackTransportTool(server: server.name) else { throw XCTSkip("jack_transport is not installed (jackd2)") }

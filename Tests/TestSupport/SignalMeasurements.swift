@@ -21,6 +21,32 @@ public enum Measure {
         return start
     }
 
+    /// Where a live take (every channel) stops being equal, sample for sample, to the render it
+    /// should match, over `count` frames from `start`; nil when it is equal throughout. The take is
+    /// found in the render by its first samples. Across a cycle an xrun cost the take (`losses`),
+    /// the render skips the frames the take lacks (the client played them) or none (the client lost
+    /// the cycle too): whichever the samples after it match.
+    public static func firstDifference(live take: [[Float]], losses: [(position: Int, frames: Int)], from start: Int, count: Int,
+                                       render: [[Float]]) -> String? {
+        let end = min(start + count, take[0].count)
+        guard end - start > 3, var offset = (0..<max(0, render[0].count - (end - start))).first(where: { o in
+            (0..<3).allSatisfy { render[0][o + $0] == take[0][start + $0] }
+        }) else { return "the live take does not occur in the render" }
+        var from = start
+        for (stop, lost) in losses.filter({ $0.position > start && $0.position < end }).map({ ($0.position, $0.frames) }) + [(end, 0)] {
+            guard offset + stop - start <= render[0].count else { return "the live take runs past the render" }
+            for channel in take.indices {
+                let live = Array(take[channel][from..<stop]), rendered = Array(render[channel][(offset + from - start)..<(offset + stop - start)])
+                if let i = firstDifference(live, rendered) { return "channel \(channel + 1) differs \(from - start + i) frames in" }
+            }
+            guard stop < end else { break }
+            let skipped = offset + lost + stop - start
+            if skipped + 3 <= render[0].count, (0..<3).allSatisfy({ render[0][skipped + $0] == take[0][stop + $0] }) { offset += lost }
+            from = stop
+        }
+        return nil
+    }
+
     public static func decibels(_ ratio: Double) -> Double { 20 * log10(ratio) }
 
     public static func peak(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs($1)) } }
