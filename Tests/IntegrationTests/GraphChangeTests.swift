@@ -71,6 +71,10 @@ final class GraphChangeTests: LiveClientTestCase {
         let sineStep = 2 * Double.pi * 300 / 48_000 * peak
         let departure = Measure.largestSineDeparture(take, frequency: 300, sampleRate: 48_000, from: 0, losses: timeline.losses)
         XCTAssertLessThan(departure, sineStep * 0.1, "no glitch across the period changes (\(timeline.losses.count) cycles lost to xruns)")
+        // Without the losses the same take shows their steps (what the plain sample-to-sample jump saw).
+        let unjudged = Measure.largestSineDeparture(take, frequency: 300, sampleRate: 48_000, from: 0)
+        print(String(format: "period change 256→1024→64: largest departure from the sine %.2e (a sine step %.4f); the recorder lost %d cycle(s) %@, where the take alone steps by up to %.3f",
+                     departure, sineStep, timeline.losses.count, "\(timeline.losses.map(\.frames))", unjudged))
     }
 
     /// Our outputs declare the output limiter's look-ahead (1.5 ms at 48 kHz, less one frame) as
