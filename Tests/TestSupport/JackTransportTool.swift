@@ -17,9 +17,10 @@ public final class JackTransportTool {
         try process.run()
     }
 
-    /// One command line, e.g. "tempo 90", "master", "play", "stop" (the tool runs them in order).
+    /// One command line, e.g. "tempo 90", "master", "play", "stop".
     public func send(_ command: String) {
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        usleep(200_000)
     }
 
     public func quit() {
