@@ -20,13 +20,15 @@ build: deps
 run: build
 	@scripts/run.sh $(ARGS)
 
-# Every test: DSP and engine measurements, then integration tests that start their own private
-# dummy jackd (under a unique server name) and drive the release binary. Ends with how many tests
-# skipped and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
+# Every test: DSP and engine measurements beside integration tests that start their own private
+# dummy jackd (under a unique server name) and drive the release binary (two shards at once, see
+# scripts/test.sh). Ends with the slowest test classes and how many tests skipped and why (tests of
+# peers' files in ../shared/fixtures skip when it is not beside the checkout).
 test: build
 	@scripts/install-deps.sh aubio-tools chromium  # beat analysis against aubio; the control page in headless Chromium
 	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
-	@scripts/test.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
+	$(SWIFT) build --build-tests
+	@ENTRAIN_BINARY=$(CURDIR)/$(BIN) scripts/test.sh
 	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
 
 # The file readers under libFuzzer, 2 minutes each (LIBFUZZ_SECONDS), then fed seeded

@@ -1,22 +1,60 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (the command is given as arguments, e.g. `swift test`), then says how
-# many tests skipped and why: on a clone without ../shared/fixtures beside it, the tests of peers'
-# third-party files skip (their licences keep them out of the repository). Exits with the suite's status,
-# or 1 when a test skipped for anything else: what the set-up installs (JACK, aubio, chromium, cc)
-# must be there, or integration tests would pass by not running.
+# Runs the whole test suite from the built test bundle (`swift build --build-tests` first), in two
+# shards at once: the live tests (IntegrationTests: real JACK servers and the real client, mostly
+# waiting on audio time) beside everything else (computing on the CPU), so the waiting overlaps
+# the computing. Prints each test class's time (slowest first), then says how many tests
+# skipped and why: on a clone without ../shared/fixtures beside it, the tests of peers' third-party
+# files skip (their licences keep them out of the repository). Exits with the suite's status, or 1
+# when a test skipped for anything else: what the set-up installs (JACK, aubio, chromium, cc) must
+# be there, or integration tests would pass by not running.
+# TEST_SHARDS=1 runs everything in one process instead (as `swift test` does).
 set -o pipefail
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
-"$@" 2>&1 | tee "$log"
-status=$?
+bundle=$(ls -d .build/debug/*PackageTests.xctest 2>/dev/null | head -1)
+[ -x "$bundle" ] || { echo "make test: no test bundle under .build/debug (run swift build --build-tests)" >&2; exit 1; }
+classes=$("$bundle" --list-tests | grep -oE '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' | tr -d / | sort -u)
+live=$(grep '^IntegrationTests\.' <<<"$classes" | paste -sd, -)
+rest=$(grep -v '^IntegrationTests\.' <<<"$classes" | paste -sd, -)
+
+started=$(date +%s)
+if [ "${TEST_SHARDS:-2}" = 1 ]; then
+    "$bundle" 2>&1 | tee "$work/all.log"
+    status=$?
+else
+    # The computing shard's output is printed when the live one is done (its own log meanwhile).
+    "$bundle" "$rest" > "$work/rest.log" 2>&1 &
+    rest_pid=$!
+    "$bundle" "$live" 2>&1 | tee "$work/live.log"
+    live_status=$?
+    wait "$rest_pid"
+    rest_status=$?
+    cat "$work/rest.log"
+    status=$(( live_status != 0 ? live_status : rest_status ))
+fi
+cat "$work"/*.log > "$work/suite"
+elapsed=$(( $(date +%s) - started ))
+
+# Each class's time, slowest first (XCTest prints "Test Suite 'Class' passed at …" and on the next
+# line "Executed N tests, with … in SECONDS (…) seconds"); the run's total from the top suite's.
+tab=$'\t'
+times=$(awk -v q="'" '/^Test Suite .* (passed|failed) at/ { split($0, part, q); name = part[2]; next }
+                      name != "" && /Executed [0-9]+ tests?, with/ {
+                          for (i = 1; i <= NF; i++) if ($i == "in") seconds = $(i + 1)
+                          count = $2; printf "%s\t%s\t%s\n", name, seconds, count; name = "" }' "$work/suite")
+echo
+echo "make test: the slowest test classes (seconds):"
+grep -vE "^(All tests|Selected tests|[^$tab]*\.xctest)$tab" <<<"$times" | sort -t$'\t' -k2 -rn | head -"${TEST_SLOWEST:-20}" |
+    awk -F'\t' '{ printf "%9.1f  %s\n", $2, $1 }'
+total=$(grep -E "^(All tests|Selected tests)$tab" <<<"$times" | awk -F'\t' '{ n += $3 } END { print n }')
+echo "make test: ${total:-?} tests in ${elapsed} s"
 
 # XCTest prints "FILE:LINE: Suite.test : Test skipped - REASON" for each skip.
-skipped=$(grep -E ' : Test skipped - ' "$log" | sed -E 's/^.*: ([A-Za-z0-9_]+\.[A-Za-z0-9_]+) : Test skipped - (.*)$/\1\t\2/' | sort -u)
-total=$(grep -E "^Test Suite 'All tests' (passed|failed)" -A1 "$log" | grep -oE 'Executed [0-9]+ tests' | grep -oE '[0-9]+' | tail -1)
-echo
+skipped=$(grep -E ' : Test skipped - ' "$work/suite" | sed -E 's/^.*: ([A-Za-z0-9_]+\.[A-Za-z0-9_]+) : Test skipped - (.*)$/\1\t\2/' | sort -u)
 if [ -z "$skipped" ]; then
-    echo "make test: ${total:-?} tests, none skipped"
+    echo "make test: none skipped"
 else
     echo "make test: $(printf '%s\n' "$skipped" | wc -l) of ${total:-?} tests skipped:"
     # One block per reason, then the tests that gave it.
@@ -32,4 +70,5 @@ if [ "$status" -eq 0 ] && [ -n "$unexpected" ]; then
     printf '%s\n' "$unexpected" | sed 's/^/    /'
     exit 1
 fi
+[ "$status" -eq 0 ] || echo "make test: FAILED (see the failures above)"
 exit $status

@@ -44,7 +44,7 @@ final class ClientPortsTests: LiveClientTestCase {
             XCTAssertEqual(probe.property(JACK_METADATA_SIGNAL_TYPE, ofPort: "entrain:\(name)"), "CV", name)
         }
         try probe.connect(["entrain:led", "entrain:led_3"])
-        usleep(200_000)
+        try probe.waitForSound()
         let take = try probe.record()
         XCTAssertEqual(take[0].last!, 0.8, accuracy: 1e-6)
         XCTAssertEqual(take[1].last!, 0.2, accuracy: 1e-6)
@@ -55,8 +55,7 @@ final class ClientPortsTests: LiveClientTestCase {
         let client = try startClient(["--autoconnect"], recorder: probe)
         defer { stopClient(client) }
         // The ports exist before the client activates and connects them: wait for the last one.
-        let deadline = Date().addingTimeInterval(5)
-        while probe.connections(of: "entrain:ambient_R").isEmpty, Date() < deadline { usleep(20_000) }
+        waitUntil(timeout: 5) { !probe.connections(of: "entrain:ambient_R").isEmpty }
         XCTAssertEqual(probe.connections(of: "entrain:entrainment_L"), ["system:playback_1"])
         XCTAssertEqual(probe.connections(of: "entrain:entrainment_R"), ["system:playback_2"])
         XCTAssertEqual(probe.connections(of: "entrain:ambient_R"), ["system:playback_2"])

@@ -37,7 +37,8 @@ final class CtlLiveTests: LiveClientTestCase {
 
         // A change made elsewhere shows up in a watch.
         let watcher = try EntrainBinary.launch(["ctl", "--port", "\(port)", "--watch", "/entrain/carrier", "--count", "2"])
-        usleep(1_000_000)  // the subscription's whole state (about 9 KB, paced at 16 KB/s) brings 250 first
+        // The subscription's whole state (about 9 KB, paced at 16 KB/s) brings 250 first.
+        try waitFor("the watch to print the carrier") { watcher.result().output.contains("/entrain/carrier 250") }
         _ = try ctl(["/entrain/carrier", "300"])
         XCTAssertTrue(watcher.signal(0, waitUpTo: 5), "the watch ends after its count")
         XCTAssertEqual(watcher.result().output, "/entrain/carrier 250\n/entrain/carrier 300\n")

@@ -16,7 +16,14 @@ final class DiscoveryLiveTests: LiveClientTestCase {
 
         let socket = try WebSocketTestClient(port: port)
         try socket.send(text: #"{"COMMAND": "LISTEN", "DATA": "/entrain/carrier"}"#)
-        usleep(200_000)
+        // The socket's messages are handled in order: once a query sent after the LISTEN is
+        // answered, the LISTEN is in force.
+        try socket.send(binary: OSCCodec.encode(OSCMessage("/entrain/carrier")))
+        var listening = false
+        while !listening, let message = try socket.receive() {
+            if case .binary(let bytes) = message, (try OSCCodec.decode(bytes)).contains(where: { $0.message.arguments == [.float(200)] }) { listening = true }
+        }
+        XCTAssertTrue(listening, "the query after the LISTEN is answered")
         osc.send("/entrain/carrier", [.float(300)])
         var heard: [Float] = []
         let deadline = Date().addingTimeInterval(5)
@@ -31,8 +38,7 @@ final class DiscoveryLiveTests: LiveClientTestCase {
 
         // OSC sent over the WebSocket acts like OSC over UDP; a query's answer comes back on it.
         try socket.send(binary: OSCCodec.encode(OSCMessage("/entrain/beat", [.float(7)])))
-        usleep(200_000)
-        XCTAssertEqual(osc.request("/entrain/beat")?.arguments, [.float(7)])
+        XCTAssertTrue(waitUntil(timeout: 5) { osc.request("/entrain/beat")?.arguments == [.float(7)] }, "the beat set over the WebSocket")
         try socket.send(binary: OSCCodec.encode(OSCMessage("/entrain/volume")))
         var answered = false
         while !answered, let message = try socket.receive() {
@@ -134,13 +140,14 @@ final class DiscoveryLiveTests: LiveClientTestCase {
             try browser.screenshot().write(to: URL(fileURLWithPath: path))
         }
 
-        let sound = record(recorder) { usleep(100_000) }
-        XCTAssertGreaterThan(sound.map(abs).max() ?? 0, 0.1, "playing before the panic")
+        let sound = try recorder.record()
+        XCTAssertGreaterThan(sound.joined().map(abs).max() ?? 0, 0.1, "playing before the panic")
         try browser.evaluate("document.getElementById('panic').click()")
-        usleep(300_000)  // the fade (10 ms) and the limiter's look-ahead, well past
-        let after = record(recorder) { usleep(100_000) }
-        XCTAssertEqual(after.map(abs).max() ?? 1, 0, "silent after the page's panic button")
-        XCTAssertEqual(osc.request("/status")?.arguments[8], .int32(1), "/status reports the panic")
+        // The fade (10 ms) and the limiter's look-ahead: silence on both ports, then a second of it.
+        try waitFor("/status to report the panic") { osc.request("/status")?.arguments[safe: 8] == .int32(1) }
+        try waitFor("silence after the panic") { recorder.level == 0 }
+        let after = try recorder.record()
+        XCTAssertEqual(after.joined().map(abs).max() ?? 1, 0, "silent after the page's panic button")
     }
 
     /// --advertise against a real avahi-daemon (a private one, on its own bus): with the default

@@ -3,8 +3,8 @@ import TestSupport
 import XCTest
 
 /// Every way a live client can end keeps the user's settings, and a closed stderr pipe does not
-/// end it at all.
-final class ExitPathTests: XCTestCase {
+/// end it at all. (On the shared test server, but for the test that stops a server of its own.)
+final class ExitPathTests: LiveClientTestCase {
     var data: URL!
 
     override func setUpWithError() throws {
@@ -22,7 +22,8 @@ final class ExitPathTests: XCTestCase {
         let client = try EntrainBinary.launch(["run", "--no-osc", "--carrier", "321", "--fade-out", "0.1"] + (quiet ? ["--quiet"] : []) + extra,
                                               environment: server.environment.merging(["XDG_DATA_HOME": data.path]) { $1 })
         try recorder.waitForPort("entrain:haptic")
-        usleep(300_000)
+        try recorder.connect(["entrain:entrainment_L"])
+        try recorder.waitForSound()
         return client
     }
 
@@ -41,8 +42,7 @@ final class ExitPathTests: XCTestCase {
 
     /// --no-restore leaves the last-used file alone both ways: not read at start, not written at exit.
     func testNoRestoreNeitherReadsNorWritesTheLastUsedSettings() throws {
-        let server = try JackTestServer()
-        defer { server.stop() }
+        let server = try self.server
         let client = try start(on: server, extra: ["--no-restore"])
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
         XCTAssertEqual(client.result().status, 0, client.result().error)
@@ -59,8 +59,7 @@ final class ExitPathTests: XCTestCase {
     /// SIGHUP reads the session file again and goes on in it from the same place: an edited
     /// carrier is heard at once, with no gap in the sound, and the client stays up.
     func testSIGHUPReloadsTheSessionFileWithoutAGap() throws {
-        let server = try JackTestServer()
-        defer { server.stop() }
+        let server = try self.server
         let file = data.appendingPathComponent("hup.json")
         func write(carrier: Int) throws {
             let text = #"{"format": "entrain-session/1", "name": "hup", "stages": [{"name": "one", "duration": "10:00", "volume": 0.5, "voices": [{"mode": "binaural", "carrier": CARRIER, "beat": 4, "level": 1}]}]}"#
@@ -72,16 +71,12 @@ final class ExitPathTests: XCTestCase {
                                               environment: server.environment.merging(["XDG_DATA_HOME": data.path]) { $1 })
         try rec.waitForPort("entrain:haptic")
         try rec.connect(["entrain:entrainment_L"])
-        usleep(300_000)
-        final class Take: @unchecked Sendable { var samples: [Float] = [] }
-        let take = Take()
-        let thread = Thread { take.samples = (try? rec.record()[0]) ?? [] }
-        thread.start()
-        usleep(700_000)
-        try write(carrier: 400)
-        kill(client.process.processIdentifier, SIGHUP)
-        while !thread.isFinished { usleep(10_000) }
-        let x = take.samples
+        try rec.waitForSound()
+        let x = try record(rec) {
+            try rec.waitForFrames(33_600)
+            try write(carrier: 400)
+            kill(client.process.processIdentifier, SIGHUP)
+        }
         XCTAssertEqual(x.count, 96_000)
         XCTAssertEqual(Spectrum(Array(x[0..<24_000]), sampleRate: 48_000).peak(from: 250, to: 450).frequency, 300, accuracy: 5)
         XCTAssertEqual(Spectrum(Array(x[72_000...]), sampleRate: 48_000).peak(from: 250, to: 450).frequency, 400, accuracy: 5)
@@ -97,8 +92,7 @@ final class ExitPathTests: XCTestCase {
     /// SIGTERM (how NSM and service managers stop a client) fades out like Ctrl-C and exits 0
     /// (within the fade plus 0.5 s: the time taken is printed).
     func testSIGTERMFadesOutAndExitsZero() throws {
-        let server = try JackTestServer()
-        defer { server.stop() }
+        let server = try self.server
         let client = try start(on: server, extra: ["--fade-out", "1"])
         let sent = Date()
         XCTAssertTrue(client.signal(SIGTERM, waitUpTo: 5))
@@ -110,12 +104,10 @@ final class ExitPathTests: XCTestCase {
 
     /// A second Ctrl-C does not wait for a long fade.
     func testASecondSIGINTStopsAtOnce() throws {
-        let server = try JackTestServer()
-        defer { server.stop() }
+        let server = try self.server
         let client = try start(on: server, extra: ["--fade-out", "60"])
         kill(client.process.processIdentifier, SIGINT)
-        usleep(300_000)
-        XCTAssertTrue(client.process.isRunning, "the first fades out (over a minute)")
+        XCTAssertFalse(client.signal(0, waitUpTo: 0.3), "the first fades out (over a minute)")
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5), "the second stops now")
         XCTAssertEqual(client.result().status, 0, client.result().error)
     }
@@ -123,8 +115,7 @@ final class ExitPathTests: XCTestCase {
     /// `entrain run 2>&1 >/dev/null | head -c 100`: the reader goes away; the status line (every
     /// 5 s when stderr is not a terminal) then writes to a closed pipe. The client goes on.
     func testAClosedStderrPipeDoesNotStopTheClient() throws {
-        let server = try JackTestServer()
-        defer { server.stop() }
+        let server = try self.server
         let recorder = try JackRecorder(server: server.name, channels: 1, seconds: 0.1)
         let process = Process()
         process.executableURL = EntrainBinary.url
@@ -136,12 +127,20 @@ final class ExitPathTests: XCTestCase {
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        let launched = Date()
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         try recorder.waitForPort("entrain:haptic")
         _ = pipe.fileHandleForReading.readData(ofLength: 100)  // what `head -c 100` reads …
         try pipe.fileHandleForReading.close()                     // … before it exits
-        sleep(7)  // past the next status line
-        XCTAssertTrue(process.isRunning, "still running after writing to a closed pipe")
+        // Past the next status line (5 s after the start): the client's count of write calls
+        // (/proc/PID/io) grows when it writes it to the closed pipe.
+        func writes() -> Int? {
+            let io = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/io", encoding: .utf8)
+            return io?.split(separator: "\n").first { $0.hasPrefix("syscw:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+        }
+        let before = writes() ?? 0
+        try waitFor("the next status line", timeout: 20) { Date().timeIntervalSince(launched) > 5 && (writes() ?? .max) > before }
+        XCTAssertFalse(waitUntil(timeout: 0.5) { !process.isRunning }, "still running after writing to a closed pipe")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)

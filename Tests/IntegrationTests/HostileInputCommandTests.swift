@@ -137,14 +137,15 @@ final class HostileInputCommandTests: XCTestCase {
     /// The render's `.NAME.PID.partial` in the folder, once it exists.
     @discardableResult
     func waitForPartial() throws -> URL {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let name = try FileManager.default.contentsOfDirectory(atPath: folder.path).first(where: { $0.hasSuffix(".partial") }) {
-                return folder.appendingPathComponent(name)
-            }
-            usleep(20_000)
+        var partial: String?
+        try waitUntil(timeout: 30) {
+            partial = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".partial") }
+            return partial != nil
         }
-        XCTFail("no partial file within 30 s: the render did not start")
-        throw CocoaError(.fileNoSuchFile)
+        guard let partial else {
+            XCTFail("no partial file within 30 s: the render did not start")
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return folder.appendingPathComponent(partial)
     }
 }

@@ -66,8 +66,7 @@ final class InsertLiveTests: LiveClientTestCase {
             return range.max
         }
         osc.send("/fx/entrainment/1/delay", [.float(10)])
-        let deadline = Date().addingTimeInterval(5)
-        while reported() != 71 + 480 && Date() < deadline { usleep(50_000) }
+        waitUntil(timeout: 5) { reported() == 71 + 480 }
         XCTAssertEqual(reported(), 71 + 480)
     }
 

@@ -36,13 +36,9 @@ final class LiveAudioTests: LiveClientTestCase {
 
         // The recording starts wherever the connection took effect: find that frame in the render.
         guard let start = Measure.firstSoundOnEveryChannel(take) else { return XCTFail("recorded only silence") }
-        let live = Array(take[0][start...]), liveR = Array(take[1][start...])
-        XCTAssertGreaterThan(live.count, 96_000, "at least 2 s to compare")
-        guard let offset = (0..<(offline[0].count - live.count)).first(where: { o in
-            offline[0][o] == live[0] && offline[0][o + 1] == live[1] && offline[0][o + 2] == live[2]
-        }) else { return XCTFail("the live output does not occur in the offline render") }
-        XCTAssertNil(Measure.firstDifference(live, Array(offline[0][offset..<(offset + live.count)])), "left")
-        XCTAssertNil(Measure.firstDifference(liveR, Array(offline[1][offset..<(offset + live.count)])), "right")
+        XCTAssertGreaterThan(take[0].count - start, 96_000, "at least 2 s to compare")
+        // (Across a cycle an xrun cost the recording, the render skips what the take lacks.)
+        XCTAssertNil(Measure.firstDifference(live: take, losses: rec.timeline.losses, from: start, count: take[0].count, render: offline))
     }
 
     /// Ctrl-C fades out (no click) and the process exits 0.
@@ -50,7 +46,7 @@ final class LiveAudioTests: LiveClientTestCase {
         let rec = try recorder(seconds: 2.5)
         let client = try startClient(["--fade-out", "1", "--volume", "0.8"], recorder: rec)
         try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
-        usleep(300_000)
+        try rec.waitForSound(above: 0.3)
         let started = Date()
         kill(client.process.processIdentifier, SIGINT)
         let take = try rec.record()
@@ -59,7 +55,8 @@ final class LiveAudioTests: LiveClientTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, "exits soon after the fade")
         // Playing at first, silent at the end, and never a step bigger than the 200 Hz tone makes.
         XCTAssertGreaterThan(Measure.peak(take[0][0..<4800]), 0.3)
-        XCTAssertLessThan(Measure.largestJump(take[0][...]), Float(0.8 * 2 * Double.pi * 200 / 48_000 * 1.05))
+        XCTAssertLessThan(Measure.largestJump(take[0], from: 0, breaks: rec.timeline.losses.map(\.position)),
+                          Float(0.8 * 2 * Double.pi * 200 / 48_000 * 1.05))
         let silentTail = take[0].suffix(24_000)
         XCTAssertEqual(Measure.peak(silentTail[...]), 0)
     }

@@ -2,24 +2,47 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// One private dummy JACK server per test class, and helpers to run the real client on it.
+/// One private dummy JACK server for every test class of the run (a class that changes what the
+/// whole server does, its period or transport, gets one of its own), and helpers to run the real
+/// client on it. Each test leaves the server as it found it: its clients closed.
 class LiveClientTestCase: XCTestCase {
-    nonisolated(unsafe) static var server: JackTestServer?
+    /// Whether this class changes the server itself (period, transport), so needs its own.
+    class var needsOwnServer: Bool { false }
+
+    nonisolated(unsafe) private static var shared: JackTestServer?
+    nonisolated(unsafe) private static var own: JackTestServer?
 
     override class func setUp() {
         super.setUp()
-        server = try? JackTestServer()
+        if needsOwnServer {
+            own = try? JackTestServer()
+        } else if shared == nil {
+            shared = try? JackTestServer()
+            XCTestObservationCenter.shared.addTestObserver(SharedServerStopper())
+        } else if let shared, !shared.isRunning {
+            try? shared.restart()  // a class before this one lost it: the next ones start clean
+        }
     }
 
     override class func tearDown() {
-        server?.stop()
-        server = nil
+        own?.stop()
+        own = nil
         super.tearDown()
+    }
+
+    /// Stops the shared server when the whole run ends.
+    private final class SharedServerStopper: NSObject, XCTestObservation {
+        func testBundleDidFinish(_ testBundle: Bundle) {
+            LiveClientTestCase.shared?.stop()
+            LiveClientTestCase.shared = nil
+        }
     }
 
     var server: JackTestServer {
         get throws {
-            guard let server = Self.server else { throw XCTSkip("no JACK server could be started (is jackd2 installed?)") }
+            guard let server = Self.needsOwnServer ? Self.own : Self.shared else {
+                throw XCTSkip("no JACK server could be started (is jackd2 installed?)")
+            }
             return server
         }
     }
@@ -94,14 +117,16 @@ class LiveClientTestCase: XCTestCase {
         return 0
     }
 
-    /// Record `recorder` on another thread while `body` runs; returns the first channel.
-    func record(_ recorder: JackRecorder, while body: () throws -> Void) rethrows -> [Float] {
+    /// Record `recorder` on another thread while `body` runs (from the take's first cycle, so
+    /// `body` may wait on `recorder.waitForFrames`); returns the first channel.
+    func record(_ recorder: JackRecorder, while body: () throws -> Void) throws -> [Float] {
         final class Take: @unchecked Sendable { var samples: [Float] = [] }  // read after the thread ends
         let take = Take()
         let thread = Thread { take.samples = (try? recorder.record()[0]) ?? [] }
         thread.start()
+        try waitFor("the take to start", interval: 0.001) { recorder.isRecording || thread.isFinished }
         try body()
-        while !thread.isFinished { usleep(10_000) }
+        try waitFor("the take to end", timeout: 60, interval: 0.005) { thread.isFinished }
         return take.samples
     }
 

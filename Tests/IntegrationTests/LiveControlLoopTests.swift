@@ -41,7 +41,7 @@ final class LiveControlLoopTests: LiveClientTestCase {
         try rec.connect(["loop:entrainment_L"])
         XCTAssertEqual(Measure.peak(try rec.record()[0]), 0, "still silent")
         try current.host.resume()
-        usleep(200_000)
+        try rec.waitForSound()
         let back = try rec.record()[0]
         XCTAssertEqual(Spectrum(back, sampleRate: 48_000).peak(from: 200, to: 400).frequency, 300, accuracy: 1)
     }
@@ -57,7 +57,7 @@ final class LiveControlLoopTests: LiveClientTestCase {
         try client.activate(host: host)
         let saved = Saved()
         let loop = makeLoop(client, current, saved: saved)
-        usleep(100_000)
+        try waitFor("the engine to run") { host.frame > 0 }
         try host.set("/entrain/carrier", 450, glide: 0, at: host.frame + 48_000)
         XCTAssertEqual(host.scheduledCount, 1)
         let rec = try recorder(seconds: 0.5)

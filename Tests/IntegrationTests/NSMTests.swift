@@ -54,7 +54,10 @@ final class NSMTests: LiveClientTestCase {
         osc.send("/fx/entrainment/1/gain", [.float(-6)])
         osc.send("/ambient/reverbLevel", [.float(0.25)])
         XCTAssertNotNil(nsm.wait(for: "/nsm/client/is_dirty"), "a change makes it dirty")
-        usleep(1_000_000)
+        try waitFor("the session to play past 0.6 s") {
+            guard case .float(let position)? = osc.request("/session/status", reply: "/session/position")?.arguments.first else { return false }
+            return position > 0.6
+        }
         nsm.save()
         XCTAssertNotNil(nsm.wait(for: "/nsm/client/is_clean"), "clean after the save")
         XCTAssertEqual(nsm.replies(to: "/nsm/client/save").first?.address, "/reply", first.result().error)
@@ -91,26 +94,17 @@ final class NSMTests: LiveClientTestCase {
         XCTAssertEqual(osc2.request("/fx/entrainment/1/gain")?.arguments.first?.number, -6, "the plugin chain is back")
         XCTAssertTrue(probe.ports(ofClient: "entrain.nABCD").map(\.name).contains("midi_out"), "MIDI clock is back")
         let framesBefore = dmx.received.frames.count
-        usleep(500_000)
-        XCTAssertGreaterThan(dmx.received.frames.count - framesBefore, 10, "DMX goes out again to the saved node")
+        XCTAssertTrue(dmx.wait { $0.count - framesBefore > 10 }, "DMX goes out again to the saved node")
         XCTAssertEqual(osc2.request("/session/status", reply: "/session/state")?.arguments.first, .string("playing"))
         guard case .float(let position)? = osc2.request("/session/status", reply: "/session/position")?.arguments.first else {
             return XCTFail("no position")
         }
         XCTAssertGreaterThanOrEqual(Double(position), savedPosition - 0.1, "the session goes on from where it was saved")
         try probe.connect(["entrain.nABCD:entrainment_L"])
-        usleep(200_000)
+        try probe.waitForSound()
         let take = try probe.record()[0]
         XCTAssertEqual(Spectrum(take, sampleRate: 48_000).peak(from: 200, to: 300).frequency, 250, accuracy: 2, "the session plays")
         XCTAssertTrue(second.signal(SIGTERM, waitUpTo: 5))
         XCTAssertEqual(second.result().status, 0, second.result().error)
-    }
-
-    func waitFor(_ what: String, timeout: TimeInterval = 10, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { throw TestSupportError.timeout(what) }
-            usleep(50_000)
-        }
     }
 }

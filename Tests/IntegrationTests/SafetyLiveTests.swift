@@ -50,7 +50,7 @@ final class SafetyLiveTests: LiveClientTestCase {
         let client = try startClient(loud, recorder: rec)
         defer { stopClient(client) }
         try rec.connect(["entrain:entrainment_L", "entrain:entrainment_R"])
-        usleep(300_000)
+        try rec.waitForSound()
         let take = try rec.record()
         let ceiling = Float(pow(10, -20.0 / 20))
         XCTAssertGreaterThan(rec.xruns, 0, "the late client provoked xruns (else this test proves nothing)")

@@ -15,8 +15,7 @@ final class ServerReturnTests: XCTestCase {
         defer { if client.process.isRunning { client.signal(SIGKILL, waitUpTo: 2) } }
         // Set before the fault: must still play after it.
         osc.send("/entrain/carrier", [.float(321)])
-        usleep(100_000)
-        XCTAssertEqual(osc.request("/entrain/carrier")?.arguments.first, .float(321))
+        XCTAssertTrue(waitUntil(timeout: 5) { osc.request("/entrain/carrier")?.arguments.first == .float(321) })
         try probe!.connect(["entrain:entrainment_L"])
         XCTAssertEqual(jack_connect(probe!.client, "entrain:ambient_R", "system:playback_2"), 0)
         usleep(600_000)  // the client re-reads its connections once they settle
@@ -26,8 +25,7 @@ final class ServerReturnTests: XCTestCase {
         try waitFor("the status to say the server is gone") { osc.request("/status")?.arguments[safe: 10] == .string("gone") }
         XCTAssertNotNil(osc.request("/ping", reply: "/pong"), "OSC answers with the server away")
         osc.send("/entrain/beat", [.float(7)])
-        usleep(100_000)
-        XCTAssertEqual(osc.request("/entrain/beat")?.arguments.first, .float(7), "values change while the server is away")
+        XCTAssertTrue(waitUntil(timeout: 5) { osc.request("/entrain/beat")?.arguments.first == .float(7) }, "values change while the server is away")
         XCTAssertTrue(client.process.isRunning)
 
         let restarted = Date()
@@ -43,7 +41,7 @@ final class ServerReturnTests: XCTestCase {
         XCTAssertEqual(back.property(JACK_METADATA_PORT_GROUP, ofPort: "entrain:entrainment_R"), "entrainment")
         XCTAssertEqual(back.property(JACK_METADATA_SIGNAL_TYPE, ofPort: "entrain:led"), "CV")
         XCTAssertNotNil(back.property(JACK_METADATA_PRETTY_NAME, ofPort: "entrain:beat_in"))
-        usleep(300_000)
+        try back.waitForSound()
         let take = try back.record()[0]
         XCTAssertEqual(Spectrum(take, sampleRate: 48_000).peak(from: 200, to: 400).frequency, 321, accuracy: 1,
                        "the carrier set before the fault plays after it")
@@ -113,16 +111,4 @@ final class ServerReturnTests: XCTestCase {
     func waitForAnswer(_ osc: OSCTestClient) throws {
         try waitFor("OSC to answer") { osc.request("/ping", reply: "/pong", timeout: 0.2) != nil }
     }
-
-    func waitFor(_ what: String, timeout: TimeInterval = 15, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { throw TestSupportError.timeout(what) }
-            usleep(50_000)
-        }
-    }
-}
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -34,12 +34,9 @@ final class SessionLiveTests: LiveClientTestCase {
         XCTAssertEqual(offline[0].count, 336_000, "the session's 7 s")
 
         guard let start = Measure.firstSoundOnEveryChannel(take) else { return XCTFail("recorded only silence") }
-        let live = Array(take[0][start...].prefix(2 * 48_000)), liveR = Array(take[1][start...].prefix(2 * 48_000))
-        XCTAssertGreaterThan(live.count, 48_000)
-        guard let offset = (0..<(offline[0].count - live.count)).first(where: { o in
-            offline[0][o] == live[0] && offline[0][o + 1] == live[1] && offline[0][o + 2] == live[2]
-        }) else { return XCTFail("the live output does not occur in the offline render") }
-        XCTAssertNil(Measure.firstDifference(live, Array(offline[0][offset..<(offset + live.count)])), "left")
-        XCTAssertNil(Measure.firstDifference(liveR, Array(offline[1][offset..<(offset + live.count)])), "right")
+        XCTAssertGreaterThan(take[0].count - start, 48_000)
+        let losses = rec.timeline.losses
+        XCTAssertNil(Measure.firstDifference(live: take, losses: losses, from: start, count: 2 * 48_000, render: offline))
+        print("live session: equal to the render, \(losses.count) cycle(s) lost to xruns in the take")
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// A JACK client that plays a buffer from memory through one output port: how tests feed
-/// entrain's beat_in. It notes the JACK frame of the first sample it played, so what the
-/// client under test reports can be compared with the exact time each sample went out.
+/// entrain's beat_in. It notes the JACK frame of every cycle it played, so what the client under
+/// test reports can be compared with the exact time each sample went out, also when an xrun
+/// cost the player a cycle (its later samples then went out that much later).
 public final class JackPlayer {
     struct State: ~Copyable {
         var port: OpaquePointer?
@@ -13,7 +14,7 @@ public final class JackPlayer {
         var count = 0
         let playing = Atomic<Bool>(false)
         let position = Atomic<Int>(0)
-        let startFrame = Atomic<Int>(-1)
+        let log = CycleLog(capacity: 1 << 16)
         init() {}
     }
 
@@ -36,12 +37,11 @@ public final class JackPlayer {
             out.update(repeating: 0, count: Int(nframes))
             guard s.pointee.playing.load(ordering: .acquiring) else { return 0 }
             let done = s.pointee.position.load(ordering: .relaxed)
-            if done == 0 {
-                // The frame at which this cycle's buffer starts: the first sample's time.
-                s.pointee.startFrame.store(Int(jack_last_frame_time(s.pointee.clientPointer)), ordering: .releasing)
-            }
             let n = min(Int(nframes), s.pointee.count - done)
-            if n > 0 { out.update(from: s.pointee.samples! + done, count: n) }
+            if n > 0 {
+                s.pointee.log.note(s.pointee.clientPointer, frames: nframes, position: done)
+                out.update(from: s.pointee.samples! + done, count: n)
+            }
             s.pointee.position.store(done + max(0, n), ordering: .releasing)
             return 0
         }, UnsafeMutableRawPointer(state))
@@ -66,23 +66,39 @@ public final class JackPlayer {
     /// Start playing from the first sample.
     public func play() {
         state.pointee.position.store(0, ordering: .relaxed)
-        state.pointee.startFrame.store(-1, ordering: .relaxed)
+        state.pointee.log.clear()
         state.pointee.playing.store(true, ordering: .releasing)
     }
 
+    /// The cycles played so far on JACK's time line (sample i went out at `jackFrame(ofSample: i)`).
+    public var timeline: CycleTimeline { state.pointee.log.cycles }
+
     /// The JACK frame time at which the first sample played, nil before.
-    public var startFrame: Int? {
-        let frame = state.pointee.startFrame.load(ordering: .acquiring)
-        return frame < 0 ? nil : frame
-    }
+    public var startFrame: Int? { jackFrame(ofSample: 0) }
+
+    /// The JACK frame time at which sample `i` played, nil if it has not (yet).
+    public func jackFrame(ofSample i: Int) -> Int? { timeline.jackFrame(of: i) }
 
     public var isFinished: Bool { state.pointee.position.load(ordering: .acquiring) >= state.pointee.count }
 
+    /// Wait until the player has played `sample` samples (the audio's own time, whatever the load).
+    public func waitForSample(_ sample: Int, timeout: TimeInterval = 120) throws {
+        try waitFor("the player to reach sample \(sample)", timeout: timeout, interval: 0.01) {
+            state.pointee.position.load(ordering: .acquiring) >= min(sample, state.pointee.count)
+        }
+    }
+
+    /// Wait until every sample has played.
+    public func waitUntilFinished(timeout: TimeInterval = 120) throws {
+        try waitFor("the player to finish", timeout: timeout, interval: 0.02) { isFinished }
+    }
+
     /// Unix time at which the first sample was played (nil before it was).
-    public var startUnixTime: Double? {
-        let frame = state.pointee.startFrame.load(ordering: .acquiring)
-        guard frame >= 0 else { return nil }
-        let micros = Double(jack_frames_to_time(client, jack_nframes_t(frame)))
+    public var startUnixTime: Double? { startFrame.map(unixTime(ofJackFrame:)) }
+
+    /// Unix time of a JACK frame (JACK's own clock mapped onto the wall clock now).
+    public func unixTime(ofJackFrame frame: Int) -> Double {
+        let micros = Double(jack_frames_to_time(client, jack_nframes_t(truncatingIfNeeded: frame)))
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         let wallNow = Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3

@@ -24,9 +24,10 @@ public final class JackRecorder {
         /// The largest |sample| seen by those repeated reads (Float bits).
         let scannedPeak = Atomic<UInt32>(0)
         let xruns = Atomic<Int>(0)
-        /// The transport frame of the take's first sample (JACK counts both per processed cycle,
-        /// so sample i of a take is at transport frame first + i, xruns or not).
-        let firstTransportFrame = Atomic<Int>(-1)
+        /// Each recorded cycle's JACK frame and transport frame: where the take lacks frames.
+        let log = CycleLog(capacity: 1 << 16)
+        /// The peak of the first input's latest cycle (Float bits), recording or not.
+        let level = Atomic<UInt32>(0)
         var client: OpaquePointer?
         init() {}
     }
@@ -76,17 +77,19 @@ public final class JackRecorder {
         state.pointee.client = client
         jack_set_process_callback(client, { nframes, arg in
             let s = arg!.assumingMemoryBound(to: State.self)
+            if let port = s.pointee.ports[0] {
+                let input = jack_port_get_buffer(port, nframes)!.assumingMemoryBound(to: Float.self)
+                var peak: Float = 0
+                for i in 0..<Int(nframes) { peak = max(peak, abs(input[i])) }
+                s.pointee.level.store(peak.bitPattern, ordering: .relaxed)
+            }
             guard s.pointee.recording.load(ordering: .acquiring) else { return 0 }
             s.pointee.cycles += 1
             if s.pointee.lateEvery > 0 && s.pointee.cycles % s.pointee.lateEvery == 0 { JackRecorder.scan(s, frames: nframes) }
             let done = s.pointee.frames.load(ordering: .relaxed)
             let n = min(Int(nframes), s.pointee.capacity - done)
             guard n > 0 else { return 0 }
-            if done == 0, let client = s.pointee.client {
-                var position = jack_position_t()
-                let rolling = jack_transport_query(client, &position) == JackTransportRolling
-                s.pointee.firstTransportFrame.store(rolling ? Int(position.frame) : -1, ordering: .relaxed)
-            }
+            s.pointee.log.note(s.pointee.client, frames: nframes, position: done, transport: true)
             for c in 0..<s.pointee.channels {
                 let input = jack_port_get_buffer(s.pointee.ports[c], nframes)!.assumingMemoryBound(to: Float.self)
                 (s.pointee.buffers[c]! + done).update(from: input, count: n)
@@ -129,40 +132,46 @@ public final class JackRecorder {
 
     /// Wait until a port exists (e.g. "entrain:entrainment_L").
     public func waitForPort(_ fullName: String, timeout: TimeInterval = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while jack_port_by_name(client, fullName) == nil {
-            if Date() > deadline { throw TestSupportError.timeout("port \(fullName)") }
-            usleep(20_000)
-        }
+        try waitFor("port \(fullName)", timeout: timeout, interval: 0.01) { jack_port_by_name(client, fullName) != nil }
     }
 
     /// Connect `sources` to our inputs in order. A client's ports exist before it is activated,
     /// and JACK refuses connections until then, so retry until JACK accepts.
     public func connect(_ sources: [String], timeout: TimeInterval = 10) throws {
         for (c, source) in sources.enumerated() {
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                let code = jack_connect(client, source, "\(name):in_\(c + 1)")
-                if code == 0 || code == EEXIST { break }
-                if Date() > deadline { throw TestSupportError.timeout("connecting \(source) (error \(code))") }
-                usleep(20_000)
-            }
+            try JackTestClients.connect(client, source, "\(name):in_\(c + 1)", timeout: timeout)
         }
     }
 
-    /// Record until the buffers are full (or `timeout` passes); returns one array per channel.
-    /// The transport frame of the last take's first sample (-1 before a take, or if the
-    /// transport was not rolling).
-    public var firstTransportFrame: Int { state.pointee.firstTransportFrame.load(ordering: .acquiring) }
+    /// The peak of the first input in the latest cycle, recording or not.
+    public var level: Float { Float(bitPattern: state.pointee.level.load(ordering: .relaxed)) }
 
+    /// Wait until the first input carries sound (a connection reaches the graph a cycle or two
+    /// after JACK accepts it, and a client fades in).
+    public func waitForSound(above threshold: Float = 0.01, timeout: TimeInterval = 10) throws {
+        try waitFor("sound on \(name):in_1", timeout: timeout, interval: 0.005) { level > threshold }
+    }
+
+    /// Whether a take is under way, and how many frames it has so far.
+    public var isRecording: Bool { state.pointee.recording.load(ordering: .acquiring) }
+    public var framesRecorded: Int { state.pointee.frames.load(ordering: .acquiring) }
+
+    /// Wait until the take under way holds `frames` frames.
+    public func waitForFrames(_ frames: Int, timeout: TimeInterval = 30) throws {
+        try waitFor("\(frames) frames recorded", timeout: timeout, interval: 0.005) { framesRecorded >= frames }
+    }
+
+    /// The last take's cycles on JACK's time line: sample i of the take is at JACK frame
+    /// `timeline.jackFrame(of: i)`, and `timeline.losses` says where an xrun cost the take frames.
+    public var timeline: CycleTimeline { state.pointee.log.cycles }
+
+    /// Record until the buffers are full (or `timeout` passes); returns one array per channel.
     public func record(timeout: TimeInterval = 30) throws -> [[Float]] {
-        state.pointee.firstTransportFrame.store(-1, ordering: .relaxed)
+        state.pointee.log.clear()
         state.pointee.frames.store(0, ordering: .relaxed)
         state.pointee.recording.store(true, ordering: .releasing)
-        let deadline = Date().addingTimeInterval(timeout)
-        while state.pointee.frames.load(ordering: .acquiring) < state.pointee.capacity {
-            if Date() > deadline { throw TestSupportError.timeout("recording") }
-            usleep(10_000)
+        try waitFor("recording", timeout: timeout, interval: 0.005) {
+            state.pointee.frames.load(ordering: .acquiring) >= state.pointee.capacity
         }
         state.pointee.recording.store(false, ordering: .releasing)
         return (0..<state.pointee.channels).map { c in

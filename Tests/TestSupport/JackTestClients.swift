@@ -15,12 +15,14 @@ enum JackTestClients {
     /// Connect `source` to `destination`. A client's ports exist before it is activated and JACK
     /// refuses connections until then, so retry until JACK accepts.
     static func connect(_ client: OpaquePointer, _ source: String, _ destination: String, timeout: TimeInterval) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let code = jack_connect(client, source, destination)
-            if code == 0 || code == EEXIST { return }
-            if Date() > deadline { throw TestSupportError.timeout("connecting \(source) to \(destination) (error \(code))") }
-            usleep(20_000)
+        var code: Int32 = 0
+        do {
+            try waitFor("connecting \(source) to \(destination)", timeout: timeout, interval: 0.01) {
+                code = jack_connect(client, source, destination)
+                return code == 0 || code == EEXIST
+            }
+        } catch {
+            throw TestSupportError.timeout("connecting \(source) to \(destination) (error \(code))")
         }
     }
 

@@ -65,21 +65,23 @@ public final class JackTestServer {
         try? FileManager.default.removeItem(at: logURL)
     }
 
+    /// Whether jackd is still running.
+    public var isRunning: Bool { process.isRunning }
+
     /// Environment that points JACK clients (and the entrain binary) at this server.
     public var environment: [String: String] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"] }
 
     private func waitUntilReady(timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var ready = false
+        waitUntil(timeout: timeout, interval: 0.01) {
             var status = jack_status_t(rawValue: 0)
             if let probe = entrain_jack_client_open("probe", JackNoStartServer, &status, name) {
                 jack_client_close(probe)
-                return true
+                ready = true
             }
-            if !process.isRunning { return false }
-            usleep(50_000)
+            return ready || !process.isRunning
         }
-        return false
+        return ready
     }
 }
 

@@ -27,11 +27,20 @@ public final class OSCTestClient {
         return out
     }
 
-    /// Like `receive`, with each message's bundle time tag and arrival time (Unix seconds).
-    public func receiveTimed(timeout: TimeInterval) -> [(message: TimedMessage, arrival: Double)] {
+    /// Like `receive`, with each message's bundle time tag and arrival time (Unix seconds), until
+    /// `timeout` or until `done` says the awaited event happened, then `linger` seconds more.
+    public func receiveTimed(timeout: TimeInterval, until done: (() -> Bool)? = nil,
+                             linger: TimeInterval = 0) -> [(message: TimedMessage, arrival: Double)] {
         var out: [(message: TimedMessage, arrival: Double)] = []
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline { out += client.drainTimed(waitMilliseconds: 10) }
+        var deadline = Date().addingTimeInterval(timeout)
+        var lingering = false
+        while Date() < deadline {
+            out += client.drainTimed(waitMilliseconds: 10)
+            if !lingering, let done, done() {
+                lingering = true
+                deadline = min(deadline, Date().addingTimeInterval(linger))
+            }
+        }
         return out
     }
 

@@ -21,6 +21,32 @@ public enum Measure {
         return start
     }
 
+    /// Where a live take (every channel) stops being equal, sample for sample, to the render it
+    /// should match, over `count` frames from `start`; nil when it is equal throughout. The take is
+    /// found in the render by its first samples. Across a cycle an xrun cost the take (`losses`),
+    /// the render skips the frames the take lacks (the client played them) or none (the client lost
+    /// the cycle too): whichever the samples after it match.
+    public static func firstDifference(live take: [[Float]], losses: [(position: Int, frames: Int)], from start: Int, count: Int,
+                                       render: [[Float]]) -> String? {
+        let end = min(start + count, take[0].count)
+        guard end - start > 3, var offset = (0..<max(0, render[0].count - (end - start))).first(where: { o in
+            (0..<3).allSatisfy { render[0][o + $0] == take[0][start + $0] }
+        }) else { return "the live take does not occur in the render" }
+        var from = start
+        for (stop, lost) in losses.filter({ $0.position > start && $0.position < end }).map({ ($0.position, $0.frames) }) + [(end, 0)] {
+            guard offset + stop - start <= render[0].count else { return "the live take runs past the render" }
+            for channel in take.indices {
+                let live = Array(take[channel][from..<stop]), rendered = Array(render[channel][(offset + from - start)..<(offset + stop - start)])
+                if let i = firstDifference(live, rendered) { return "channel \(channel + 1) differs \(from - start + i) frames in" }
+            }
+            guard stop < end else { break }
+            let skipped = offset + lost + stop - start
+            if skipped + 3 <= render[0].count, (0..<3).allSatisfy({ render[0][skipped + $0] == take[0][stop + $0] }) { offset += lost }
+            from = stop
+        }
+        return nil
+    }
+
     public static func decibels(_ ratio: Double) -> Double { 20 * log10(ratio) }
 
     public static func peak(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs($1)) } }
@@ -38,6 +64,47 @@ public enum Measure {
         for v in x.dropFirst() {
             largest = max(largest, abs(v - previous))
             previous = v
+        }
+        return largest
+    }
+
+    /// `largestJump` over a live take from `start`, leaving out the steps across the places the
+    /// take lacks frames (`breaks`: positions where a cycle was lost, from `CycleTimeline.losses`):
+    /// the samples on either side of one are not neighbours in time.
+    public static func largestJump(_ x: [Float], from start: Int, breaks: [Int]) -> Float {
+        var largest: Float = 0, from = start
+        for end in (breaks.filter { $0 > start && $0 < x.count } + [x.count]).sorted() {
+            if end - from > 1 { largest = max(largest, largestJump(x[from..<end])) }
+            from = max(from, end)
+        }
+        return largest
+    }
+
+    /// How far a take from `start` departs from one steady sine of `frequency`: each sample
+    /// against the continuation of the two before it (exact for any amplitude and phase, so a
+    /// click, a repeated or a dropped stretch shows however small). Where the take lacks frames
+    /// (`losses`), the sine is continued over them, or not at all when the sound's source lost
+    /// the same cycle; the nearer of the two counts.
+    public static func largestSineDeparture(_ x: [Float], frequency: Double, sampleRate: Double, from start: Int,
+                                            losses: [(position: Int, frames: Int)] = []) -> Double {
+        let w = 2 * Double.pi * frequency / sampleRate
+        // x[m + k] from x[m] and x[m - 1], k steps on: U(k) x[m] - U(k - 1) x[m - 1], U(k) = sin((k + 1)w) / sin(w).
+        func ahead(_ k: Int, _ last: Int) -> Double {
+            (sin(Double(k + 1) * w) * Double(x[last]) - sin(Double(k) * w) * Double(x[last - 1])) / sin(w)
+        }
+        let lost = Dictionary(losses.map { ($0.position, $0.frames) }, uniquingKeysWith: +)
+        var largest = 0.0, gap = (at: -10, frames: 0)
+        for n in (start + 2)..<max(start + 2, x.count) {
+            if let frames = lost[n] { gap = (n, frames) }
+            if n - gap.at < 2 {
+                // The first two samples after a loss, from the last two before it.
+                guard gap.at - 2 >= start else { continue }
+                let k = n - (gap.at - 1)
+                let error = min(abs(Double(x[n]) - ahead(k + gap.frames, gap.at - 1)), abs(Double(x[n]) - ahead(k, gap.at - 1)))
+                largest = max(largest, error)
+            } else {
+                largest = max(largest, abs(Double(x[n]) - ahead(1, n - 1)))
+            }
         }
         return largest
     }
