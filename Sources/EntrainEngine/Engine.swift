@@ -13,6 +13,7 @@ public struct Engine {
         BeatAnalysisPlugin.descriptor,
         LightPlugin.descriptor,
         HapticPlugin.descriptor,
+        MixPlugin.descriptor,
         MasterParameters.descriptor,
     ])
 
@@ -25,6 +26,7 @@ public struct Engine {
     let beatOffset: Int
     let lightOffset: Int
     let hapticOffset: Int
+    let mixOffset: Int
     let masterOffset: Int
     /// Frames rendered so far: the engine's clock. Frame 0 is the first frame ever rendered.
     public private(set) var frame: Int64 = 0
@@ -33,6 +35,8 @@ public struct Engine {
     var beat: BeatAnalysisPlugin
     var light: LightPlugin
     var haptic: HapticPlugin
+    /// The music on mix_L/R, added to the entrainment pair before its bus.
+    var mixInput: MixPlugin
     var ambient: AmbientPlugin
     var ambientBus: OutputBus
     /// Set by the JACK client before each period: JACK is freewheeling (faster-than-real-time
@@ -71,11 +75,12 @@ public struct Engine {
         self.beatEvents = beatEvents
         self.patterns = patterns
         let offsets = Self.parameterTable.pluginOffsets
-        let e = offsets[0], b = offsets[1], l = offsets[2], h = offsets[3], m = offsets[4]
+        let e = offsets[0], b = offsets[1], l = offsets[2], h = offsets[3], x = offsets[4], m = offsets[5]
         entrainmentOffset = e
         beatOffset = b
         lightOffset = l
         hapticOffset = h
+        mixOffset = x
         masterOffset = m
         entrainment = EntrainmentPlugin(sampleRate: sampleRate,
                                         values: Array(values.storage[e..<(e + EntrainmentPlugin.descriptor.parameters.count)]))
@@ -87,6 +92,7 @@ public struct Engine {
         haptic = HapticPlugin(sampleRate: sampleRate,
                               values: Array(values.storage[h..<(h + HapticPlugin.descriptor.parameters.count)]))
         haptic.follower.voice = entrainment.voices
+        mixInput = MixPlugin(sampleRate: sampleRate, values: Array(values.storage[x..<(x + MixPlugin.descriptor.parameters.count)]))
         entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
         fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
         entrainmentBus.fade(to: 1, frames: fadeInFrames)
@@ -104,6 +110,7 @@ public struct Engine {
         beat.deallocate()
         light.deallocate()
         haptic.deallocate()
+        mixInput.deallocate()
         ambient.deallocate()
         ambientBus.deallocate()
         inserts.deallocate()
@@ -223,6 +230,7 @@ public struct Engine {
             inside[.entrainmentL] = mix
             inside[.entrainmentR] = mix + Self.maximumChunk
             entrainment.render(inside, range)
+            mixInput.render(inside, range)
             if inserts.entrainment == nil {
                 entrainmentBus.process(mix, mix + Self.maximumChunk, into: l, r, range)
             } else {
@@ -279,6 +287,8 @@ public struct Engine {
             let index = Int(command.parameter)
             if index >= masterOffset {
                 setMaster(index - masterOffset, command.value)
+            } else if index >= mixOffset {
+                mixInput.set(index - mixOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else if index >= hapticOffset {
                 haptic.set(index - hapticOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else if index >= lightOffset {

@@ -75,6 +75,7 @@ public enum SBGTimeline {
             case .isochronic(let c, let p, let a, let w): return State(kind: .tone(mode: 2, waveform: waveformIndex(w)), carrier: c, beat: p, amplitude: a)
             case .noise(let color, let a): return State(kind: .noise(color), amplitude: a)
             case .unsupported: return State(kind: .none)
+            default: return State(kind: .none)
             }
         }
         for set in file.toneSets.values.sorted(by: { $0.line < $1.line }) {  // warnings in file order
