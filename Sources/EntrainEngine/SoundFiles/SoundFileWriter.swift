@@ -5,7 +5,7 @@ import Glibc
 /// FLAC, Ogg Vorbis and Opus through libsndfile, into an `AtomicTarget`. Integer formats get the
 /// very codes `PCMEncoder` gives a WAV (the same TPDF dither), so a FLAC decodes to the WAV's
 /// samples bit for bit; the lossy codecs are handed the float samples.
-public final class SoundFileWriter {
+public final class SoundFileWriter: AudioFileWriter {
     let container: AudioContainer
     let format: WAVWriter.Format
     let channels: Int
