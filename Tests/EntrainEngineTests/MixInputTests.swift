@@ -95,8 +95,9 @@ final class MixInputTests: XCTestCase {
         let spectrum = Spectrum(ild.map { $0 - mean }, sampleRate: ildRate, window: .hann)
         XCTAssertEqual(spectrum.peak(from: 0.5, to: 10).frequency, 2, accuracy: 0.05, "the ILD oscillates at the spin rate")
         // Width 0.8: the far ear falls to cos(0.8·π/2) = 0.309 of its level, -10.2 dB, each way.
-        XCTAssertEqual(Double(ild.max()!), 10.2, accuracy: 0.3)
-        XCTAssertEqual(Double(ild.min()!), -10.2, accuracy: 0.3)
+        // (A 30 ms window averages over 6 % of the turn, so the extremes read a little less.)
+        XCTAssertEqual(Double(ild.max()!), 10.2, accuracy: 0.5)
+        XCTAssertEqual(Double(ild.min()!), -10.2, accuracy: 0.5)
     }
 
     /// mixbeat at 6 Hz: 440 Hz in becomes 437 Hz left and 443 Hz right, with the other side
@@ -137,7 +138,8 @@ final class MixInputTests: XCTestCase {
             a.withUnsafeMutableBufferPointer { x in b.withUnsafeMutableBufferPointer { y in renderer.render(frames: 90_000, intoLeft: x.baseAddress!, right: y.baseAddress!) } }
             return (a, b)
         }()
-        let biggestStep = Float(0.5 * 2 * Double.pi * 443 / Self.rate) * 1.05
+        // The tone's own steepest step, plus what the pulse gate's 8 ms raised-cosine edge adds.
+        let biggestStep = Float(0.5 * 2 * Double.pi * 443 / Self.rate) * 1.25
         XCTAssertLessThan(Measure.largestJump(l[1000...]), biggestStep)
     }
 
