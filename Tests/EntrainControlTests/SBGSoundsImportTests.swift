@@ -16,6 +16,13 @@ final class SBGSoundsImportTests: XCTestCase {
         p.state(at: Int64(seconds * 1000)).first { $0.address == address }?.value
     }
 
+    /// SBaGenX's pan depth for a width in µs (1.5 × the width in samples at 44.1 kHz over 128), as
+    /// our width with the same level difference at the extremes: 300 µs is about 0.48.
+    static func width(_ microseconds: Double) -> Double {
+        let s = microseconds * 1e-6 * 44_100 * 1.5 / 128
+        return acos((1 - s) / (1 + s)) * 2 / .pi
+    }
+
     func testMixTokensParseAsSBaGenXWritesThem() throws {
         let (file, _) = try SBGParser.parse("""
         a: mix/80 mixam:8 mixam:beat:m=pulse:f=0.2 mixpulse:10/50 mixspin:300+3/35 mixbeat:-6/45 bspin:250-0.5/30 bell2050/20
@@ -50,7 +57,7 @@ final class SBGSoundsImportTests: XCTestCase {
         XCTAssertEqual(value(p, "/mix/am/depth", at: 30)!, 0.55, accuracy: 1e-9, "SBaGenX's default floor 0.45")
         XCTAssertEqual(value(p, "/mix/beat/depth", at: 30)!, 0.45, accuracy: 1e-9)
         XCTAssertEqual(value(p, "/mix/beat/rate", at: 30)!, 6, accuracy: 1e-9)
-        XCTAssertEqual(value(p, "/mix/spin/width", at: 30)!, 300e-6 * 44_100 * 1.5 / 128 * 0.35, accuracy: 1e-9)
+        XCTAssertEqual(value(p, "/mix/spin/width", at: 30)!, Self.width(300) * 0.35, accuracy: 1e-9)
         XCTAssertEqual(value(p, "/mix/pulse/depth", at: 30)!, 0.5, accuracy: 1e-9)
         // Half-way through the 20 s window around 12:01, everything is half-way.
         XCTAssertEqual(value(p, "/mix/level", at: 60)!, 0.6, accuracy: 1e-6)
@@ -85,7 +92,7 @@ final class SBGSoundsImportTests: XCTestCase {
         """)
         XCTAssertEqual(value(p, "/spin/level", at: 30)!, 0.4, accuracy: 1e-9)
         XCTAssertEqual(value(p, "/spin/noise", at: 30), 1, "pink")
-        XCTAssertEqual(value(p, "/spin/width", at: 30)!, 300e-6 * 44_100 * 1.5 / 128, accuracy: 1e-9)
+        XCTAssertEqual(value(p, "/spin/width", at: 30)!, Self.width(300), accuracy: 1e-9)
         XCTAssertEqual(value(p, "/spin/rate", at: 30)!, 0.2, accuracy: 1e-9)
         XCTAssertEqual(value(p, "/spin/noise", at: 90), 0, "white")
         XCTAssertEqual(value(p, "/spin/rate", at: 90)!, -1, accuracy: 1e-9)

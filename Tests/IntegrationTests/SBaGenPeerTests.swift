@@ -5,10 +5,12 @@ import XCTest
 
 /// The same `.sbg` (spinning noise, bells, a waveNN voice) rendered by SBaGenX and by entrain,
 /// compared where the two programs agree on what the voice is: the spin's rate (the swing of the
-/// level difference between the ears) within 0.05 Hz, the noise colour (its slope in dB per
-/// octave, 200–6400 Hz) within 1.5 dB/octave, the bell's pitch within 1 Hz and its fade within
-/// 2 dB a second, the wave voice's two tones within 0.1 Hz. Levels are not compared (SBaGenX pans
-/// with gains 1 ± s, entrain with a quarter-cosine law; its amplitudes are normalised per tone-set).
+/// level difference between the ears) within 0.05 Hz and the swing's size within 2 dB, the pink
+/// noise's colour (its slope in dB per octave, 200–6400 Hz) within 1 dB/octave, the bell's pitch
+/// within 1 Hz and its fade within 3 dB a second, the wave voice's two tones within 0.1 Hz.
+/// Measured with SBaGenX 3.9.0-alpha.15 (docs/mix-input.md): spin 0.530/0.992 Hz against our
+/// 0.500/1.000; pink −3.25 against −3.06 dB/octave. Not compared: brown noise (SBaGenX's falls
+/// about 10 dB/octave, ours is true brown, 6), and the waveNN envelope, which we do not apply.
 ///
 /// Needs SBaGenX: set SBAGENX_BIN to its binary (build it as scripts/bench-sbagenx.sh does, in a
 /// folder outside the repository); without it the test skips and says so.
@@ -17,7 +19,7 @@ final class SBaGenPeerTests: XCTestCase {
     -SE -F 500
     wave01: 0 2 5 2 0
     a: spin:300+0.5/40 bell+2050/20
-    b: bspin:300+1/40 bell+800/20
+    b: bspin:300+1/40 bell+3000/20
     c: wave01:200+4/30
     00:00 a
     00:00:12 b
@@ -43,7 +45,8 @@ final class SBaGenPeerTests: XCTestCase {
         try process.run()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "sbagenx")
-        let result = try EntrainBinary.run(["render", "--quiet", "--session", file.path, "--rate", "48000", "--out", ours.path])
+        let result = try EntrainBinary.run(["render", "--quiet", "--session", file.path, "--rate", "48000", "--fade-in", "0.01",
+                                            "--out", ours.path])
         XCTAssertEqual(result.status, 0, result.error)
         let a = try WAVFile(contentsOf: theirs).samples, b = try WAVFile(contentsOf: ours).samples
 
@@ -54,18 +57,16 @@ final class SBaGenPeerTests: XCTestCase {
         for (segment, rate) in [(1...11, 0.5), (13...23, 1.0)] {
             XCTAssertEqual(Self.spinRate(a, segment), rate, accuracy: 0.05, "SBaGenX \(segment)")
             XCTAssertEqual(Self.spinRate(b, segment), rate, accuracy: 0.05, "entrain \(segment)")
+            XCTAssertEqual(Self.swing(b, segment), Self.swing(a, segment), accuracy: 2, "how far it swings \(segment)")
         }
-        // Colour: pink then brown, the same slopes.
-        for segment in [2...10, 14...22] {
-            XCTAssertEqual(Self.slope(a, segment), Self.slope(b, segment), accuracy: 1.5, "noise colour \(segment)")
-        }
+        XCTAssertEqual(Self.slope(a, 2...10), Self.slope(b, 2...10), accuracy: 1, "pink noise's colour")
         // Bells: the pitch, and how fast it fades (1 s of ring measured from 0.3 s after the strike).
-        for (start, pitch) in [(0.0, 2050.0), (12.0, 800.0)] {
+        for (start, pitch) in [(0.0, 2050.0), (12.0, 3000.0)] {
             let (fa, da) = Self.bell(a, at: start, pitch: pitch), (fb, db) = Self.bell(b, at: start, pitch: pitch)
             print("bell \(pitch): SBaGenX \(fa) Hz, \(da) dB/s; entrain \(fb) Hz, \(db) dB/s")
             XCTAssertEqual(fa, pitch, accuracy: 1)
             XCTAssertEqual(fb, pitch, accuracy: 1)
-            XCTAssertEqual(da, db, accuracy: 2)
+            XCTAssertEqual(da, db, accuracy: 3)
         }
         // wave01 at 200+4: 202 Hz left and 198 Hz right in both.
         for x in [a, b] {
@@ -88,11 +89,20 @@ final class SBaGenPeerTests: XCTestCase {
         return Spectrum(ild.map { $0 - mean }, sampleRate: 20, window: .hann).peak(from: 0.2, to: 5).frequency
     }
 
+    /// The swing of the level difference between the ears (largest less smallest, 50 ms windows), in dB.
+    static func swing(_ x: [[Float]], _ seconds: ClosedRange<Int>) -> Double {
+        var ild: [Double] = []
+        for start in stride(from: seconds.lowerBound * 48_000, to: seconds.upperBound * 48_000 - 2400, by: 2400) {
+            ild.append(20 * log10(max(Measure.rms(x[0][start..<(start + 2400)]), 1e-9) / max(Measure.rms(x[1][start..<(start + 2400)]), 1e-9)))
+        }
+        return ild.max()! - ild.min()!
+    }
+
     /// Mean spectral slope of the left ear in dB per octave (octave bands 200–6400 Hz), bells excluded.
     static func slope(_ x: [[Float]], _ seconds: ClosedRange<Int>) -> Double {
         let s = Spectrum(Array(x[0][(seconds.lowerBound * 48_000)..<(seconds.upperBound * 48_000)]), sampleRate: 48_000, window: .hann)
         func density(_ f: Double) -> Double {
-            let bins = (s.bin(of: f)..<s.bin(of: 2 * f)).filter { k in [800.0, 2050.0].allSatisfy { abs(Double(k) * s.binWidth - $0) > 20 } }
+            let bins = (s.bin(of: f)..<s.bin(of: 2 * f)).filter { k in [3000.0, 2050.0].allSatisfy { abs(Double(k) * s.binWidth - $0) > 20 } }
             return bins.reduce(0) { $0 + s.magnitudes[$1] * s.magnitudes[$1] } / Double(bins.count)
         }
         let bands = [200.0, 400, 800, 1600, 3200]

@@ -46,9 +46,14 @@ extension SBGTimeline {
         }
     }
 
-    /// SBaGenX's spin width: microseconds scaled against its 8-bit spin table at 44.1 kHz and
-    /// boosted 1.5×, a pan depth clamped to 1 (300 µs: 0.155).
-    static func spinWidth(microseconds: Double) -> Double { min(1, microseconds * 1e-6 * 44_100 * 1.5 / 128) }
+    /// SBaGenX's spin: microseconds scaled against its 8-bit spin table at 44.1 kHz and boosted
+    /// 1.5×, a pan depth s (at most 1: 300 µs is 0.155), played with gains 1 − s and 1 + s. Our
+    /// width gives the same level difference between the ears at the extremes: the far ear at
+    /// (1 − s)/(1 + s) of the near one, which our quarter-cosine law reaches at (2/π)·acos of it.
+    static func spinWidth(microseconds: Double) -> Double {
+        let s = min(1, microseconds * 1e-6 * 44_100 * 1.5 / 128)
+        return acos((1 - s) / (1 + s)) * 2 / .pi
+    }
 
     /// Every bell of every period that starts inside the session, at its line's time.
     static func bellStrikes(_ file: SBGFile, periods: [(time: Double, line: SBGFile.TimeLine)], from start: Double,

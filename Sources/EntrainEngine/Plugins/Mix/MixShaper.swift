@@ -85,8 +85,9 @@ struct MixShaper {
         if shift != 0 || beatDepth.isMoving {
             let (li, lq) = left.process(l), (ri, rq) = right.process(r)
             let c = FastMath.cosTurns(beatPhase), s = FastMath.sinTurns(beatPhase)
-            // Re{(i + jq)·e^(∓jθ)}: the left ear down by half the beat, the right up by half.
-            let down = li * c + lq * s, up = ri * c - rq * s
+            // With this network i·cos θ − q·sin θ moves every partial down by θ's rate and
+            // i·cos θ + q·sin θ up (MixInputTests measures it): left down by half the beat, right up.
+            let down = li * c - lq * s, up = ri * c + rq * s
             l += shift * (down - l)
             r += shift * (up - r)
             beatPhase = Self.wrap(beatPhase + 0.5 * beatHz * inverseRate)
