@@ -7,8 +7,9 @@ import XCTest
 /// entrainment pair exactly as `entrain render --mix` makes it, every effect on.
 final class MixLiveTests: LiveClientTestCase {
     static let rate = 48_000
-    /// Every mix effect at once, voice 1 quiet under it (its tone is what lines the take up with a render).
-    let settings = ["--carrier", "300", "--beat", "5", "--volume", "0.3",
+    /// Every mix effect at once, voice 1 and a pink bed quiet under it: the bed is what lines the take
+    /// up with a render (a tone alone repeats, so it would match wherever its phases come round again).
+    let settings = ["--carrier", "300", "--beat", "5", "--volume", "0.3", "--noise", "pink", "--noise-level", "0.2",
                     "--set", "/mix/level=0.8", "--set", "/mix/am/depth=0.4", "--set", "/mix/am/rate=7",
                     "--set", "/mix/pulse/depth=0.3", "--set", "/mix/pulse/rate=4", "--set", "/mix/spin/width=0.5",
                     "--set", "/mix/spin/rate=0.5", "--set", "/mix/beat/depth=0.7", "--set", "/mix/beat/rate=6"]
