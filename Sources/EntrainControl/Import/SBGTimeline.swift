@@ -195,7 +195,7 @@ public enum SBGTimeline {
                 warnings.append(SessionProblem(file: path, line: 1, column: 1, message: "more than \(EntrainmentParameters.voiceCount) tone slots: slot \(k + 1) left out", isWarning: true))
             }
         }
-        if tracks.contains(where: { $0.contains { $0.state.beat < 0 } }) {
+        if tracks.contains(where: { $0.contains { if case .tone = $0.state.kind { return $0.state.beat < 0 }; return false } }) {
             warnings.append(SessionProblem(file: path, line: 1, column: 1, message: "negative beats (right ear higher) play with the left ear higher", isWarning: true))
         }
         let present = SoundKinds(tracks, bells: bells)
