@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
+        // FLAC, Ogg Vorbis and Opus renders, and the files `render --mix` reads.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
 
         // Reading the user's files safely: one size cap and one JSON depth for every document,
         // errors in words, stale temporary files swept. No dependencies.
@@ -41,7 +43,7 @@ let package = Package(
         // renderer, WAV files. Plugins share the engine's module so the real-time checker sees
         // every call in unoptimised builds too.
         .target(name: "EntrainEngine",
-                dependencies: ["EntrainDSP", "EntrainCore", "EntrainFiles", "CFFTW",
+                dependencies: ["EntrainDSP", "EntrainCore", "EntrainFiles", "CFFTW", "CSndFile",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
         // The JACK client: ports, callbacks, metadata, latency.

@@ -5,10 +5,13 @@
 # for the beat-analysis comparison tests (they skip themselves without it).
 set -euo pipefail
 
+# libsndfile1-dev writes FLAC/Ogg/Opus renders and reads --mix files; sox, flac and vorbis-tools
+# decode them back in the tests.
 # fluidsynth and fluid-soundfont-gm render the beat analysis's sampled-instrument songs (tests).
 packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils avahi-daemon dbus-daemon
           liblilv-dev lilv-utils swh-lv2 x42-plugins lsp-plugins-lv2 mda-lv2 dragonfly-reverb-lv2
-          fluidsynth fluid-soundfont-gm "$@")
+          fluidsynth fluid-soundfont-gm
+          libsndfile1-dev sox flac vorbis-tools "$@")
 
 missing=()
 for p in "${packages[@]}"; do

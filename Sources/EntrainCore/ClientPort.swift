@@ -4,12 +4,17 @@ public enum ClientPort: Int, CaseIterable, Sendable {
     case entrainmentL = 0, entrainmentR, ambientL, ambientR, beatIn, led, haptic
     /// Optional: more LED ports (`--led-ports N`, e.g. RGB) and the haptic envelope as CV (`--haptic-cv`).
     case led2, led3, led4, led5, led6, led7, led8, hapticIntensity, hapticSharpness
+    /// The mix input: the user's music, shaped by the entrainment and played on entrainment_L/R.
+    case mixL, mixR
 
     /// Every port, optional ones included (a literal: no array on the process thread).
-    public static var count: Int { 16 }
+    public static var count: Int { 18 }
 
     /// Ports registered only when asked for.
-    public var isOptional: Bool { rawValue > ClientPort.haptic.rawValue }
+    public var isOptional: Bool { rawValue > ClientPort.haptic.rawValue && !isMixInput }
+
+    /// mix_L or mix_R.
+    public var isMixInput: Bool { self == .mixL || self == .mixR }
 
     /// LED port number 1…8 (nil for other ports).
     public var ledNumber: Int? {
@@ -34,14 +39,16 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         case .haptic: "haptic"
         case .hapticIntensity: "haptic_intensity"
         case .hapticSharpness: "haptic_sharpness"
+        case .mixL: "mix_L"
+        case .mixR: "mix_R"
         default: "led_\(ledNumber ?? 0)"
         }
     }
 
-    public var direction: Direction { self == .beatIn ? .input : .output }
+    public var direction: Direction { self == .beatIn || isMixInput ? .input : .output }
     public var signal: Signal {
         switch self {
-        case .entrainmentL, .entrainmentR, .ambientL, .ambientR, .beatIn, .haptic: .audio
+        case .entrainmentL, .entrainmentR, .ambientL, .ambientR, .beatIn, .haptic, .mixL, .mixR: .audio
         default: .controlVoltage
         }
     }
@@ -57,6 +64,8 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         case .haptic: "Haptic Drive"
         case .hapticIntensity: "Haptic Intensity (CV 0..1)"
         case .hapticSharpness: "Haptic Sharpness (CV 0..1)"
+        case .mixL: "Mix Input Left"
+        case .mixR: "Mix Input Right"
         default: "LED \(ledNumber ?? 0) Brightness (CV 0..1)"
         }
     }
@@ -68,6 +77,7 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         case .ambientL, .ambientR: "ambient"
         case .beatIn: "beat"
         case .haptic, .hapticIntensity, .hapticSharpness: "haptic"
+        case .mixL, .mixR: "mix"
         default: "light"
         }
     }
@@ -81,6 +91,7 @@ public enum ClientPort: Int, CaseIterable, Sendable {
         case .haptic: "audio out: 30-80 Hz drive for a tactile transducer"
         case .hapticIntensity: "CV out, 0..1: the haptic intensity envelope (--haptic-cv)"
         case .hapticSharpness: "CV out, 0..1: the haptic sharpness (--haptic-cv)"
+        case .mixL, .mixR: "audio in: music played on the entrainment pair, shaped at the beat (see /mix/* in osc-schema.md)"
         default: "CV out, 0..1: the LED brightness times /led/gain/N (--led-ports N)"
         }
     }
@@ -89,7 +100,7 @@ public enum ClientPort: Int, CaseIterable, Sendable {
 /// One period's port buffers, as plain pointers. Built fresh every period by the JACK callback
 /// (JACK buffers must not be cached) or by the offline renderer.
 public struct PortBuffers {
-    public var buffers = InlineArray<16, UnsafeMutablePointer<Float>?>(repeating: nil)
+    public var buffers = InlineArray<18, UnsafeMutablePointer<Float>?>(repeating: nil)
     public init() {}
 
     @inlinable @inline(__always)

@@ -13,6 +13,8 @@ public struct Engine {
         BeatAnalysisPlugin.descriptor,
         LightPlugin.descriptor,
         HapticPlugin.descriptor,
+        MixPlugin.descriptor,
+        SoundsPlugin.descriptor,
         MasterParameters.descriptor,
     ])
 
@@ -25,6 +27,8 @@ public struct Engine {
     let beatOffset: Int
     let lightOffset: Int
     let hapticOffset: Int
+    let mixOffset: Int
+    let soundsOffset: Int
     let masterOffset: Int
     /// Frames rendered so far: the engine's clock. Frame 0 is the first frame ever rendered.
     public private(set) var frame: Int64 = 0
@@ -33,6 +37,10 @@ public struct Engine {
     var beat: BeatAnalysisPlugin
     var light: LightPlugin
     var haptic: HapticPlugin
+    /// The music on mix_L/R, added to the entrainment pair before its bus.
+    var mixInput: MixPlugin
+    /// Spinning noise and the struck bell (on the entrainment pair) and the cue bell (after its fade).
+    var sounds: SoundsPlugin
     var ambient: AmbientPlugin
     var ambientBus: OutputBus
     /// Set by the JACK client before each period: JACK is freewheeling (faster-than-real-time
@@ -71,11 +79,13 @@ public struct Engine {
         self.beatEvents = beatEvents
         self.patterns = patterns
         let offsets = Self.parameterTable.pluginOffsets
-        let e = offsets[0], b = offsets[1], l = offsets[2], h = offsets[3], m = offsets[4]
+        let e = offsets[0], b = offsets[1], l = offsets[2], h = offsets[3], x = offsets[4], s = offsets[5], m = offsets[6]
         entrainmentOffset = e
         beatOffset = b
         lightOffset = l
         hapticOffset = h
+        mixOffset = x
+        soundsOffset = s
         masterOffset = m
         entrainment = EntrainmentPlugin(sampleRate: sampleRate,
                                         values: Array(values.storage[e..<(e + EntrainmentPlugin.descriptor.parameters.count)]))
@@ -87,6 +97,8 @@ public struct Engine {
         haptic = HapticPlugin(sampleRate: sampleRate,
                               values: Array(values.storage[h..<(h + HapticPlugin.descriptor.parameters.count)]))
         haptic.follower.voice = entrainment.voices
+        mixInput = MixPlugin(sampleRate: sampleRate, values: Array(values.storage[x..<(x + MixPlugin.descriptor.parameters.count)]))
+        sounds = SoundsPlugin(sampleRate: sampleRate, values: Array(values.storage[s..<(s + SoundsPlugin.descriptor.parameters.count)]))
         entrainmentBus = OutputBus(sampleRate: sampleRate, ceilingDecibels: values[m + MasterParameters.ceiling])
         fadeInFrames = Int(values[m + MasterParameters.fadeIn] * sampleRate)
         entrainmentBus.fade(to: 1, frames: fadeInFrames)
@@ -104,6 +116,8 @@ public struct Engine {
         beat.deallocate()
         light.deallocate()
         haptic.deallocate()
+        mixInput.deallocate()
+        sounds.deallocate()
         ambient.deallocate()
         ambientBus.deallocate()
         inserts.deallocate()
@@ -223,10 +237,13 @@ public struct Engine {
             inside[.entrainmentL] = mix
             inside[.entrainmentR] = mix + Self.maximumChunk
             entrainment.render(inside, range)
+            mixInput.render(inside, range)
+            let cue = sounds.renderWithCue(inside, range)
             if inserts.entrainment == nil {
-                entrainmentBus.process(mix, mix + Self.maximumChunk, into: l, r, range)
+                entrainmentBus.process(mix, mix + Self.maximumChunk, cue: cue, into: l, r, range)
             } else {
                 entrainmentBus.fadeInPlace(mix, mix + Self.maximumChunk, range)  // the chain and ceiling follow
+                if let cue { for i in range { mix[i] += cue[i]; mix[Self.maximumChunk + i] += cue[i] } }
             }
         }
         renderAmbient(io[.ambientL], io[.ambientR], range)
@@ -281,6 +298,10 @@ public struct Engine {
             let index = Int(command.parameter)
             if index >= masterOffset {
                 setMaster(index - masterOffset, command.value)
+            } else if index >= soundsOffset {
+                sounds.set(index - soundsOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
+            } else if index >= mixOffset {
+                mixInput.set(index - mixOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else if index >= hapticOffset {
                 haptic.set(index - hapticOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
             } else if index >= lightOffset {
@@ -296,6 +317,7 @@ public struct Engine {
             // play/stop state, so a later /ambient/play still works.
             stopping = true
             entrainmentBus.fade(to: 0, frames: frames)
+            sounds.ringEndCue()
             ambientBus.fade(to: 0, frames: frames)
             light.outputFade.move(to: 0, frames: frames)
             haptic.outputFade.move(to: 0, frames: frames)
@@ -350,7 +372,7 @@ public struct Engine {
                                    dropped: beat.dropped)
         beat.loudest = 0
         status.pointee.lightThermalState.store(light.thermal.state.rawValue, ordering: .relaxed)
-        if stopping && entrainmentBus.isSilent && (ambientBus.isSilent || !ambient.running) {
+        if stopping && entrainmentBus.isSilent && !sounds.cueRinging && (ambientBus.isSilent || !ambient.running) {
             status.pointee.stopped.store(true, ordering: .releasing)
         }
     }

@@ -8,6 +8,9 @@ public final class OfflineRenderer {
     /// One buffer per port, blockSize frames each, in one allocation.
     private let storage: UnsafeMutablePointer<Float>
     private var io = PortBuffers()
+    /// Fills the mix input (mix_L/R) before each block of `render(frames:into:)`, as music
+    /// arriving on those ports would; nil: no input (silence).
+    public var mixSource: ((_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ frames: Int) -> Void)?
 
     public init(host: EngineHost, blockSize: Int = 256) {
         precondition(blockSize > 0)
@@ -68,6 +71,11 @@ public final class OfflineRenderer {
             for (pair, left, right) in pairs {
                 direct[pair.left] = left + done
                 direct[pair.right] = right + done
+            }
+            if let mixSource, let left = io[.mixL], let right = io[.mixR] {
+                mixSource(left, right, n)
+                direct[.mixL] = left
+                direct[.mixR] = right
             }
             process(direct, frames: n)
             done += n

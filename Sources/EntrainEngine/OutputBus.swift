@@ -50,14 +50,15 @@ struct OutputBus {
     var isSilent: Bool { fade.value == 0 && !fade.isMoving }
 
     /// Fade, mute and limit `range` of the mix in `left`/`right` into `outLeft`/`outRight` (the
-    /// port buffers): only limited samples are ever written there.
+    /// port buffers): only limited samples are ever written there. `cue` (both ears) is added
+    /// after the fade, under the mute and the limiter.
     @inline(__always)
-    mutating func process(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
+    mutating func process(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, cue: UnsafePointer<Float>? = nil,
                           into outLeft: UnsafeMutablePointer<Float>, _ outRight: UnsafeMutablePointer<Float>,
                           _ range: Range<Int>) {
         var bus = self  // local copy: stores to the buffers could alias `self`
         defer { self = bus }
-        if !bus.fade.isMoving && !bus.mute.isMoving {
+        if cue == nil && !bus.fade.isMoving && !bus.mute.isMoving {
             // Steady gain: when the limiter has nothing to do, it passes the block whole (the
             // same numbers as frame by frame below); only delayed, limited samples reach the ports.
             let n = range.count, l = outLeft + range.lowerBound, r = outRight + range.lowerBound
@@ -70,8 +71,10 @@ struct OutputBus {
         }
         for i in range {
             if bus.fade.isMoving || bus.mute.isMoving { bus.gain = bus.advanceGain() }
-            var l = left[i] * bus.gain
-            var r = right[i] * bus.gain
+            var c: Float = 0
+            if let cue { c = cue[i] * Float(bus.mute.value) }
+            var l = left[i] * bus.gain + c
+            var r = right[i] * bus.gain + c
             bus.limiter.process(&l, &r)
             outLeft[i] = l
             outRight[i] = r

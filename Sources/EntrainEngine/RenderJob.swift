@@ -28,6 +28,8 @@ public struct RenderJob {
     /// Asked between chunks (a few milliseconds apart): a reason to stop, such as a signal
     /// received. The render then throws `Interrupted` and its temporary files are removed.
     public var interruption: (() -> String?)?
+    /// Music for the mix input (`render --mix`), read as the render goes; at its sample rate.
+    public var mixInput: SoundFileReader?
     /// Told the frames rendered so far and the total, between chunks: for a progress display.
     public var progress: ((_ done: Int, _ total: Int) -> Void)?
 
@@ -87,6 +89,7 @@ public struct RenderJob {
         final class Failure: Sendable { let error = Mutex<(any Error)?>(nil) }
         let failure = Failure()
         let renderer = OfflineRenderer(host: host, blockSize: blockSize)
+        if let mixInput { renderer.mixSource = { mixInput.read(left: $0, right: $1, frames: $2) } }
         var done = 0, chunk = 0
         while done < frames {
             free.wait()

@@ -8,21 +8,23 @@ import Foundation
 // render's writer queue; `finish` and `peak` are read after that queue has drained).
 final class RenderOutput: @unchecked Sendable {
     let pairs: [OutputPair]
-    private let main: WAVWriter
-    private let stems: [WAVWriter]
+    private let main: any AudioFileWriter
+    private let stems: [any AudioFileWriter]
     private let mixdown: MixdownLimiter?
     /// Loudest sample written to the main file.
     private(set) var peak: Float = 0
 
+    /// The stems are written in the main file's container (`entrainment.flac`, …).
     init(main url: URL, stems directory: URL?, pairs: [OutputPair], format: WAVWriter.Format, sampleRate: Int,
          frames: Int, ceiling: Double) throws {
         self.pairs = pairs
-        main = try WAVWriter(url: url, format: format, channels: 2, sampleRate: sampleRate, expectedFrames: frames)
+        let container = AudioContainer(path: url.path)
+        main = try container.writer(url: url, format: format, channels: 2, sampleRate: sampleRate, expectedFrames: frames)
         if let directory = directory {
             try Folder.create(directory)
             stems = try pairs.map {
-                try WAVWriter(url: directory.appendingPathComponent("\($0.rawValue).wav"), format: format, channels: 2,
-                              sampleRate: sampleRate, expectedFrames: frames)
+                try container.writer(url: directory.appendingPathComponent("\($0.rawValue).\(container.fileExtension)"), format: format,
+                                     channels: 2, sampleRate: sampleRate, expectedFrames: frames)
             }
         } else {
             stems = []

@@ -10,7 +10,7 @@ import Synchronization
 /// of a period and hands the old one back through `retired` for the control side to free.
 struct ProcessContext: ~Copyable {
     // (The anchor below is what maps OSC time tags onto engine frames.)
-    var ports = InlineArray<16, OpaquePointer?>(repeating: nil)
+    var ports = InlineArray<18, OpaquePointer?>(repeating: nil)
     var engine: UnsafeMutablePointer<Engine>?
     let incoming = Atomic<UnsafeMutablePointer<Engine>?>(nil)
     let retired = Atomic<UnsafeMutablePointer<Engine>?>(nil)
@@ -117,6 +117,7 @@ struct ProcessContext: ~Copyable {
                 jack_port_get_latency_range(haptic, JackPlaybackLatency, &range)
                 hapticLatency.store(Int(range.min), ordering: .relaxed)
             }
+            reportMixPlaybackLatency()
         } else if mode == JackCaptureLatency {
             if let port = ports[ClientPort.beatIn.rawValue] {
                 jack_port_get_latency_range(port, JackCaptureLatency, &range)
@@ -124,9 +125,10 @@ struct ProcessContext: ~Copyable {
             }
             let own = jack_nframes_t(clamping: ownLatency.load(ordering: .relaxed))
             var ours = jack_latency_range_t(min: own, max: own)
-            for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
+            for i in 0..<ClientPort.count where ClientPort(rawValue: i)?.direction == .output {
                 if let port = ports[i] { jack_port_set_latency_range(port, JackCaptureLatency, &ours) }
             }
+            reportMixCaptureLatency(own: own)
         }
     }
 
@@ -167,7 +169,7 @@ struct ProcessContext: ~Copyable {
             if midiIn != nil { readMIDI(start: engine.pointee.frame - Int64(frames), frames: frames) }
             notePeriodTime(began: began, endFrame: engine.pointee.frame)
         } else {
-            for i in 0..<ClientPort.count where i != ClientPort.beatIn.rawValue {
+            for i in 0..<ClientPort.count where ClientPort(rawValue: i)?.direction == .output {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }
             }
         }

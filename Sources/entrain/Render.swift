@@ -10,7 +10,7 @@ extension WAVWriter.Format: ExpressibleByArgument {}
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render offline to a WAV file, through the same engine code as the live client.")
+        abstract: "Render offline to a WAV, FLAC, Ogg Vorbis or Opus file, through the same engine code as the live client.")
 
     @OptionGroup var engine: EngineOptions
     @OptionGroup var session: SessionOption
@@ -20,14 +20,16 @@ struct Render: ParsableCommand {
     var startTime: String?
     @Option(help: ArgumentHelp("Also write one WAV per output pair (entrainment.wav, ambient.wav) into this directory.", valueName: "dir"))
     var stems: String?
-    @Option(help: "Length in seconds, including the fade-out at the end (default with --session: the session's length).")
+    @Option(help: "Length in seconds, including the fade-out at the end (default with --session: the session's length; with --mix: the mix file's).")
     var duration: Double?
-    @Option(help: "Sample rate in Hz.")
-    var rate: Int = 48000
-    @Option(help: "Output WAV file (written atomically; devices and pipes are written through).")
+    @Option(help: "Sample rate in Hz (default: the --mix file's, else 48000).")
+    var rate: Int?
+    @Option(help: "Output file: .wav, .flac, .ogg (Vorbis) or .opus by its extension (written atomically; devices and pipes are written through as WAV).")
     var out: String
-    @Option(help: "Sample format: float (32-bit float), 24 or 16 (integer, TPDF-dithered).")
-    var format: WAVWriter.Format = .float32
+    @Option(help: "Sample format: float (32-bit float), 24 or 16 (integer, TPDF-dithered). Default: float for WAV, 24 for FLAC; Ogg and Opus take none.")
+    var format: WAVWriter.Format?
+    @Option(help: ArgumentHelp("Music for the mix input (WAV, FLAC, Ogg): played on the entrainment pair as mix_L/R would be, shaped by /mix/* (set /mix/level to hear it; with no /mix/level given it is 1).", valueName: "file"))
+    var mix: String?
     @Option(name: .customLong("block-size"), help: "Frames per engine call; does not change the output.")
     var blockSize = 256
     @Flag(help: "No progress display on stderr.")
@@ -38,10 +40,14 @@ struct Render: ParsableCommand {
             guard duration.isFinite, duration > 0, duration <= 7 * 24 * 3600 else {
                 throw ValidationError("--duration must be between 0 and 604800 seconds (a week)")
             }
-        } else if session.path == nil {
-            throw ValidationError("give --duration (or --session, whose length is used)")
+        } else if session.path == nil && mix == nil {
+            throw ValidationError("give --duration (or --session or --mix, whose length is used)")
         }
-        guard (8000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000–384000 Hz") }
+        if let rate, !(8000...384_000).contains(rate) { throw ValidationError("--rate must be 8000–384000 Hz") }
+        let container = AudioContainer(path: out)
+        if format != nil && !container.takesSampleFormat {
+            throw ValidationError("--format does not apply to \(container.label): it codes the float samples (leave --format out)")
+        }
         guard (1...65536).contains(blockSize) else { throw ValidationError("--block-size must be 1–65536") }
         if let startTime, Self.parseTime(startTime) == nil {
             throw ValidationError("--start-time must be ISO 8601 with a zone, e.g. 2026-02-02T14:00:00Z, got '\(startTime)'")
@@ -56,10 +62,23 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        let mixInput = try mix.map { path in
+            do { return try SoundFileReader(url: URL(fileURLWithPath: path)) } catch { throw ValidationError("--mix: \(error)") }
+        }
+        let rate = self.rate ?? mixInput?.sampleRate ?? 48000
+        if let mixInput, mixInput.sampleRate != rate {
+            throw ValidationError("--mix: \(mix!) is at \(mixInput.sampleRate) Hz and the render at \(rate) Hz: give --rate \(mixInput.sampleRate) (the mix input is not resampled)")
+        }
+        let container = AudioContainer(path: out)
+        let format = self.format ?? container.defaultFormat
+        if let problem = container.problem(format: format, sampleRate: rate) { throw ValidationError(problem) }
         let program = try session.program(sampleRate: Double(rate))
-        let values = try engine.parameterValues(otherFamiliesHandled: true)
-        let length = duration ?? program.map { Double($0.frames) / Double(rate) } ?? 0
+        var values = try engine.parameterValues(otherFamiliesHandled: true)
+        if mixInput != nil, !engine.sets("/mix/level") { values[try Engine.parameterTable.entry(for: "/mix/level").index] = 1 }
+        let length = duration ?? program.map { Double($0.frames) / Double(rate) } ?? mixInput.map { Double($0.frames) / Double(rate) } ?? 0
+        guard length > 0 else { throw ValidationError("--mix: \(mix ?? "the file") is empty: give --duration") }
         var job = RenderJob(values: program?.initialValues(values) ?? values, duration: length, sampleRate: rate, format: format)
+        job.mixInput = mixInput
         job.blockSize = blockSize
         var player: SessionPlayer?
         if let program {
@@ -103,6 +122,7 @@ struct Render: ParsableCommand {
         }
         if let note = result.note { StandardError.write("note: \(note)\n") }
         let peak = result.peak > 0 ? String(format: "%.2f dBFS", 20 * log10(Double(result.peak))) : "silence"
-        print("wrote \(out): \(result.frames) frames, \(String(format: "%.1f", length)) s at \(rate) Hz, \(format.label), peak \(peak)")
+        let coding = container.takesSampleFormat ? "\(container.label) \(format.label)" : container.label
+        print("wrote \(out): \(result.frames) frames, \(String(format: "%.1f", length)) s at \(rate) Hz, \(coding), peak \(peak)")
     }
 }

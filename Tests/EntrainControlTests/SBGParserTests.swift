@@ -61,13 +61,14 @@ final class SBGParserTests: XCTestCase {
         XCTAssertEqual(file.options.fadeSeconds, 20)
         XCTAssertTrue(file.options.startAtFirst && file.options.endAtLast)
         XCTAssertTrue(warnings.contains { $0.line == 4 && $0.message.contains("-o ignored") && $0.message.contains("refused") }, "\(warnings)")
-        XCTAssertTrue(warnings.contains { $0.line == 5 && $0.message.contains("wave01") }, "\(warnings)")
+        XCTAssertEqual(file.waves[1], [0, 2, 5, 2, 0], "wave01's table is kept for the voice that uses it")
         let slots = try XCTUnwrap(file.toneSets["mixed"]?.slots)
         XCTAssertEqual(Array(slots.prefix(4)), [.noise(color: "white", amplitude: 10),
                                                .binaural(carrier: 220, beat: 6, amplitude: 15, waveform: .square),
                                                .isochronic(carrier: 300, pulse: 10, amplitude: 20, waveform: .sine),
                                                .monaural(carrier: 180, beat: 4, amplitude: 15)])
-        for i in 4...5 { if case .unsupported = slots[i]! {} else { XCTFail("slot \(i) should be unsupported") } }
+        XCTAssertEqual(slots[4], .bell(frequency: 800, amplitude: 10))
+        XCTAssertEqual(slots[5], .wave(number: 1, carrier: 200, beat: 4, amplitude: 10))
         XCTAssertNil(file.toneSets["calm"]?.slots.last!, "'-' keeps an empty slot")
     }
 
@@ -103,7 +104,9 @@ final class SBGParserTests: XCTestCase {
         XCTAssertEqual(slots[5], .binaural(carrier: 250, beat: 5, amplitude: 10, waveform: .square))
         XCTAssertEqual(slots[6], .noise(color: "white", amplitude: 5))
         XCTAssertEqual(slots[7], .noise(color: "brown", amplitude: 6))
-        for i in 8...10 { if case .unsupported = slots[i]! {} else { XCTFail("slot \(i) should be unsupported") } }
+        XCTAssertEqual(slots[8], .bell(frequency: 2050, amplitude: 20))
+        XCTAssertEqual(slots[9], .mix(amplitude: 100))
+        XCTAssertEqual(slots[10], .spin(color: "pink", width: 300, rate: 0.2, amplitude: 40))
         XCTAssertNil(slots[11], "'-' keeps an empty slot")
         XCTAssertEqual(file.timeline.first.map { [$0.fadeIn, $0.fadeOut] }, ["<", ">"])
     }

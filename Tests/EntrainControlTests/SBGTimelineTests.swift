@@ -99,11 +99,14 @@ final class SBGTimelineTests: XCTestCase {
         XCTAssertEqual(value(p, "/entrain/noise/level", at: 4185)!, 0.1, accuracy: 1e-6)
     }
 
-    /// Four voice kinds on entrain's voices 1–3 and the noise bed; the bell and waveNN voice left out.
+    /// Four voice kinds on entrain's voices 1–3 and the noise bed, the bell on /bell, and the waveNN
+    /// voice as a sine pair (its envelope not applied, with a warning).
     func testEveryVoiceKindLandsOnItsVoice() throws {
         let (p, warnings) = try own("voices-and-options.sbg")
         XCTAssertEqual(Double(p.frames) / 1000, 300, accuracy: 0.01)
-        XCTAssertEqual(warnings.filter { $0.message.contains("tone-set 'mixed'") && $0.message.contains("left out") }.count, 2, "\(warnings)")
+        XCTAssertEqual(warnings.filter { $0.message.contains("tone-set 'mixed'") && $0.message.contains("left out") }.count, 0, "\(warnings)")
+        XCTAssertEqual(warnings.filter { $0.message.contains("wave01 plays as a sine") }.count, 1, "\(warnings)")
+        XCTAssertEqual(value(p, "/bell/frequency", at: 150), 800)
         XCTAssertEqual(value(p, "/entrain/noise", at: 1), 0, "white")
         XCTAssertEqual(value(p, "/entrain/noise/level", at: 150)!, 0.1, accuracy: 1e-9)
         XCTAssertEqual(value(p, "/entrain/mode", at: 150), 0)

@@ -33,8 +33,11 @@ final class RealtimeProbeTests: LiveClientTestCase {
         let dmx = try DMXTestReceiver(.artNet)
         defer { dmx.stop() }
         let rig = ["--artnet", "127.0.0.1:\(dmx.port)", "--dmx-map", "1=led,2=haptic_intensity:16", "--midi-clock"]
+        // The mix input with every effect (the drums play into it too), spinning noise, and the end cue on the stop.
+        let mixAndSounds = ["--set", "/mix/level=0.5", "--set", "/mix/am/depth=0.3", "--set", "/mix/pulse/depth=0.3",
+                            "--set", "/mix/spin/width=0.5", "--set", "/mix/beat/depth=0.5", "--set", "/spin/level=0.2", "--set", "/cue/end=0.3"]
         let client = try startClient(["--noise", "pink", "--noise-level", "0.3", "--fade-in", "0.5", "--fade-out", "0.5",
-                                      "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"] + ambient + rig,
+                                      "--set", "/entrain/voice/2/level=0.5", "--mode", "isochronic"] + ambient + rig + mixAndSounds,
                                      environment: ["LD_PRELOAD": probe.path, "ENTRAIN_RT_PROBE_OUT": report.path],
                                      recorder: rec)
         // Drums into beat_in: FFTW, onsets, beats and the event ring all run on the process thread.
@@ -42,6 +45,8 @@ final class RealtimeProbeTests: LiveClientTestCase {
         let item = try XCTUnwrap(BeatCorpus.item(named: "rock-120", sampleRate: server.sampleRate))
         let drums = try JackPlayer(server: server.name, samples: Array(item.samples.prefix(6 * server.sampleRate)), name: "drums")
         try drums.connect(to: "entrain:beat_in")
+        try drums.connect(to: "entrain:mix_L")
+        try drums.connect(to: "entrain:mix_R")
         drums.play()
         let midi = try JackMIDIRecorder(server: server.name)
         try midi.connect(from: "entrain:midi_out")

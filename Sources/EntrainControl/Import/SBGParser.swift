@@ -15,6 +15,19 @@ public struct SBGFile: Sendable {
         case isochronic(carrier: Double, pulse: Double, amplitude: Double, waveform: Waveform)
         case monaural(carrier: Double, beat: Double, amplitude: Double)
         case noise(color: String, amplitude: Double)
+        /// The mix input (`mix/A`) and SBaGenX's effects on it (intensities in percent).
+        case mix(amplitude: Double)
+        /// `mixam:R` (rate nil: `mixam:beat`, the first tone's beat); the level dips to `floor` (0–1).
+        case mixAM(rate: Double?, floor: Double, pulse: Bool)
+        case mixPulse(rate: Double, intensity: Double)
+        case mixSpin(width: Double, rate: Double, intensity: Double)
+        case mixBeat(beat: Double, intensity: Double)
+        /// `spin:`, `bspin:`, `wspin:`: noise panned at `rate` Hz; width in microseconds.
+        case spin(color: String, width: Double, rate: Double, amplitude: Double)
+        /// `bell+F/A`: a struck bell at F Hz when the period starts.
+        case bell(frequency: Double, amplitude: Double)
+        /// `waveNN:C±B/A`: a binaural pair under the beat envelope `waveNN:` defines.
+        case wave(number: Int, carrier: Double, beat: Double, amplitude: Double)
         /// Tokens entrain cannot play (bell, mix, spin, waveNN, …): kept with the reason.
         case unsupported(token: String, reason: String)
     }
@@ -51,6 +64,8 @@ public struct SBGFile: Sendable {
     public var timeline: [TimeLine] = []
     /// `##` comments, which SBaGen shows when it loads a file.
     public var notes: [String] = []
+    /// `waveNN:` definitions: one cycle of samples, as written.
+    public var waves: [Int: [Double]] = [:]
     /// The file counts from NOW; where NOW falls (seconds after midnight) is where SBaGen starts it.
     public var now: Double?
 }
@@ -109,7 +124,9 @@ public enum SBGParser {
                 if rest == "{" {
                     blockName = name
                     blockLines = []
-                } else if let kind = ["wave", "custom", "spin", "noise"].first(where: { name.hasPrefix($0) && name.count == $0.count + 2 && Int(name.dropFirst($0.count)) != nil }) {
+                } else if name.count == 6, name.hasPrefix("wave"), let wave = Int(name.dropFirst(4)) {
+                    try state.waveDefinition(wave, rest, line: number)
+                } else if let kind = ["custom", "spin", "noise"].first(where: { name.hasPrefix($0) && name.count == $0.count + 2 && Int(name.dropFirst($0.count)) != nil }) {
                     // waveNN (1.4.5) and SBaGenX's customNN / spinNN / noiseNN shapes.
                     state.warn(number, "\(kind) definition '\(name)' is not used by entrain (the voices that use it are left out or play as sine)")
                 } else {
@@ -202,8 +219,8 @@ public enum SBGParser {
                 try check(a, SBGParser.amplitudes, "amplitude", token, line)
                 return .noise(color: color, amplitude: a)
             }
-            for unsupported in ["mix/", "bell", "spin:", "bspin:", "wspin:", "mixspin:", "mixpulse:", "mixbeat:", "mixam:", "noisepulse:",
-                                "noisebeat:", "orbitbeat:", "noise", "custom", "wave"] where body.hasPrefix(unsupported) {
+            if let voice = try mixOrSBaGenVoice(body, token: token, line: line) { return voice }
+            for unsupported in ["noisepulse:", "noisebeat:", "orbitbeat:", "noise", "custom", "spin", "wave"] where body.hasPrefix(unsupported) {
                 return .unsupported(token: token, reason: "'\(unsupported.trimmingCharacters(in: CharacterSet(charactersIn: ":/")))' voices are not played by entrain")
             }
             guard let slash = body.lastIndex(of: "/"), let amplitude = Double(body[body.index(after: slash)...]) else {

@@ -12,7 +12,11 @@ import Foundation
 /// Each slot becomes a piecewise-linear track; the tracks are merged into exact linear stages.
 public enum SBGTimeline {
     struct State: Equatable {
-        enum Kind: Equatable { case none, tone(mode: Int, waveform: Int), noise(String) }
+        enum Kind: Equatable {
+            case none, tone(mode: Int, waveform: Int), noise(String)
+            /// The mix input and its effects; spinning noise (see SBGTimeline+Sounds for the fields' use).
+            case mix, mixAM(pulse: Bool), mixPulse, mixSpin, mixBeat, spin(String)
+        }
         var kind: Kind
         var carrier = 0.0, beat = 0.0, amplitude = 0.0
     }
@@ -74,12 +78,17 @@ public enum SBGTimeline {
             case .monaural(let c, let b, let a): return State(kind: .tone(mode: 1, waveform: 0), carrier: c, beat: b, amplitude: a)
             case .isochronic(let c, let p, let a, let w): return State(kind: .tone(mode: 2, waveform: waveformIndex(w)), carrier: c, beat: p, amplitude: a)
             case .noise(let color, let a): return State(kind: .noise(color), amplitude: a)
-            case .unsupported: return State(kind: .none)
+            case .wave(_, let c, let b, let a): return State(kind: .tone(mode: 0, waveform: 0), carrier: c, beat: b, amplitude: a)
+            case .unsupported, .bell: return State(kind: .none)  // bells ring at period starts: see bellStrikes
+            default: return soundState(voice)
             }
         }
         for set in file.toneSets.values.sorted(by: { $0.line < $1.line }) {  // warnings in file order
             let name = set.name
             for case .unsupported(let token, let reason)? in set.slots { warn(set.line, "tone-set '\(name)': \(token) left out: \(reason)") }
+            for case .wave(let n, _, _, _)? in set.slots {
+                warn(set.line, "tone-set '\(name)': wave\(String(format: "%02d", n)) plays as a sine binaural pair (its beat envelope is not applied)")
+            }
             for voice in set.slots.compactMap({ $0 }) {
                 if let note = heldInRange(voice) { warn(set.line, "tone-set '\(name)': \(note)") }
             }
@@ -130,7 +139,9 @@ public enum SBGTimeline {
                 }
             }
         }
-        return merge(tracks, from: start, length: length, name: name, description: file.notes.joined(separator: " "), warnings: &warnings, path: path)
+        let bells = bellStrikes(file, periods: periods, from: start, length: length)
+        return merge(tracks, bells: bells, from: start, length: length, name: name, description: file.notes.joined(separator: " "),
+                     warnings: &warnings, path: path)
     }
 
     /// What `ImportedTimeline.tone` will change about a voice to bring it into entrain's ranges.
@@ -175,7 +186,7 @@ public enum SBGTimeline {
     }
 
     /// Slots → entrain's voices and noise bed, sampled at every breakpoint into linear stages.
-    static func merge(_ tracks: [Track], from start: Double, length: Double, name: String, description: String,
+    static func merge(_ tracks: [Track], bells: [BellStrike] = [], from start: Double, length: Double, name: String, description: String,
                       warnings: inout [SessionProblem], path: String) -> Session {
         let end = start + length
         var voiceOfSlot: [Int: Int] = [:]
@@ -184,9 +195,10 @@ public enum SBGTimeline {
                 warnings.append(SessionProblem(file: path, line: 1, column: 1, message: "more than \(EntrainmentParameters.voiceCount) tone slots: slot \(k + 1) left out", isWarning: true))
             }
         }
-        if tracks.contains(where: { $0.contains { $0.state.beat < 0 } }) {
+        if tracks.contains(where: { $0.contains { if case .tone = $0.state.kind { return $0.state.beat < 0 }; return false } }) {
             warnings.append(SessionProblem(file: path, line: 1, column: 1, message: "negative beats (right ear higher) play with the left ear higher", isWarning: true))
         }
+        let present = SoundKinds(tracks, bells: bells)
         func changes(at t: Double, after: Bool) -> ImportedTimeline.Changes {
             var out: ImportedTimeline.Changes = []
             var noise = 0.0
@@ -203,10 +215,11 @@ public enum SBGTimeline {
                 }
             }
             out.append(("/entrain/noise/level", min(1, noise)))
-            return out
+            return out + soundChanges(tracks, present: present, bells: bells, at: t, after: after)
         }
         var times = Set([start, end])
         for track in tracks { for point in track where point.time > start && point.time < end { times.insert(point.time) } }
+        for bell in bells { times.insert(bell.time) }
         let ordered = times.sorted()
         var setup: [(address: String, value: Double)] = [("/entrain/volume", 1)]
         for v in voiceOfSlot.values { setup.append(("\(EntrainmentParameters.prefix(voice: v))/convention", 1)) }

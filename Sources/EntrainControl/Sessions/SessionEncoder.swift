@@ -19,8 +19,10 @@ public enum SessionEncoder {
             if stage.transition == .crossfade { fields.append("\"fade\": \(ParameterSpec.format(stage.fade))") }
             var voices: [Int: [String]] = [:]
             var noise: [String] = []
+            var others: [String] = []  // addresses beyond the entrainment voices (mix, spin, bell, cue): a "set" block
             for (address, v) in stage.changes {
                 switch address {
+                case _ where !address.hasPrefix("/entrain/"): others.append("\(quote(address)): \(value(address, v))")
                 case "/entrain/volume": fields.append("\"volume\": \(value(address, v))")
                 case "/entrain/noise": noise.append("\"color\": \(value(address, v))")
                 case "/entrain/noise/level": noise.append("\"level\": \(value(address, v))")
@@ -35,8 +37,8 @@ public enum SessionEncoder {
                 let list = (0...last).map { v in voices[v].map { "{ \($0.joined(separator: ", ")) }" } ?? "null" }
                 fields.append("\"voices\": [\n        \(list.joined(separator: ",\n        "))\n      ]")
             }
-            if !stage.sets.isEmpty {
-                let entries = stage.sets.map { "\(quote($0.address)): \(json($0.value))" }
+            if !stage.sets.isEmpty || !others.isEmpty {
+                let entries = others + stage.sets.map { "\(quote($0.address)): \(json($0.value))" }
                 fields.append("\"set\": { \(entries.joined(separator: ", ")) }")
             }
             for (key, block) in stage.pluginBlocks { fields.append("\(quote(key)): \(json(block.value))") }

@@ -132,6 +132,8 @@ public final class SessionPlayer {
     private var nextPattern = 0
     private var nextAmbient = 0
     private var nextFamilyChange = 0
+    /// The next stage whose start rings the stage cue (see SessionPlayer+Cues).
+    var nextCue = 1
     /// Where stages' `"set"` entries of other families than the engine go (nil: skipped).
     public var space: AddressSpace?
     /// Where stage patterns come from (nil: they are skipped).
@@ -148,6 +150,7 @@ public final class SessionPlayer {
             nextPattern = program.patternStarts.firstIndex { $0.frame > skipThrough } ?? program.patternStarts.count
             nextAmbient = program.ambientStarts.firstIndex { $0.frame > skipThrough } ?? program.ambientStarts.count
             nextFamilyChange = program.familyChanges.firstIndex { $0.frame > skipThrough } ?? program.familyChanges.count
+            nextCue = max(1, program.stageStarts.firstIndex { $0 > skipThrough } ?? program.stageStarts.count)
         }
     }
 
@@ -165,6 +168,7 @@ public final class SessionPlayer {
             }
             try host.set(batch, at: startFrame + at)
         }
+        try sendCues(through: frame, to: host)
         while nextPattern < program.patternStarts.count, startFrame + program.patternStarts[nextPattern].frame <= frame {
             let start = program.patternStarts[nextPattern]
             nextPattern += 1
