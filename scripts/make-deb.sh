@@ -3,7 +3,7 @@
 # stages the files under /usr, this script adds what Debian asks of a package (stripped binary,
 # compressed man pages and changelog, copyright, zsh's vendor folder, md5sums) and a control
 # file whose Depends dpkg-shlibdeps computes from the libraries the binary links. Then lintian,
-# when installed, reads the package (docs/install.md explains what it still says).
+# when installed, reads the package; packaging/lintian-overrides explains each tag it keeps.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${ENTRAIN_BINARY:-$here/.build/release/entrain}"
@@ -37,6 +37,7 @@ rm "$doc/LICENSE"
 sed "s/@year@/$(date -u +%Y)/" "$here/packaging/copyright" > "$doc/copyright"
 "$here/scripts/debian-changelog.sh" "$here/CHANGELOG.md" | gzip -9n > "$doc/changelog.gz"
 gzip -9n "$doc/CHANGELOG.md"
+install -D -m 644 "$here/packaging/lintian-overrides" "$usr/share/lintian/overrides/entrain"
 
 # Depends: what the binary links, as the system's shlibs files name the packages (libjack's
 # names libjack-jackd2-0 or any package providing libjack-0.125). dpkg-shlibdeps wants a
@@ -59,9 +60,8 @@ mv "$deb.tmp" "$deb"
 echo "make-deb: $deb ($(du -k "$deb" | cut -f1) kB; Depends: $depends)"
 
 if command -v lintian >/dev/null; then
-  echo "make-deb: lintian (docs/install.md says why each remaining tag is there):"
-  lintian --info --display-info --suppress-tags-from-file "$here/packaging/lintian-explained" "$deb" || true
-  lintian --tags-from-file "$here/packaging/lintian-explained" "$deb" | sed 's/^/  explained: /' || true
+  echo "make-deb: lintian (O: tags are overridden: packaging/lintian-overrides says why):"
+  lintian --info --display-info --show-overrides "$deb" | sed 's/^/  /' || true
 else
   echo "make-deb: lintian is not installed (apt-get install lintian) and did not read the package"
 fi
