@@ -73,16 +73,20 @@ let package = Package(
         // thread, the insert chains on the output buses, and their /fx family of addresses.
         .target(name: "EntrainLV2",
                 dependencies: ["CLilv", "EntrainEngine", "EntrainAddressSpace", "EntrainControl"]),
+        // The commit `entrain --version` names: make stamps an untracked header, a plain build has none.
+        .target(name: "EntrainBuildInfo"),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
-                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2",
+                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2", "EntrainBuildInfo",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
             // Bind every symbol at start-up so the first process cycle never enters the dynamic linker.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"])]),
+            // Release builds carry the Swift runtime and Foundation inside: no toolchain needed to run.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"]),
+                             .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
 
         // Beat-analysis evaluation: a synthesized corpus with exact ground truth, the standard
         // metrics (mir_eval conventions) and a runner for aubio's command-line tools.
