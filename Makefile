@@ -26,7 +26,7 @@ run: build
 # dummy jackd (under a unique server name) and drive the release binary. Ends with how many tests
 # skipped and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 test: build
-	@scripts/install-deps.sh aubio-tools chromium  # beat analysis against aubio; the control page in headless Chromium
+	@scripts/install-deps.sh aubio-tools chromium systemd  # beat analysis against aubio; the control page in headless Chromium; systemd-analyze for the units
 	@scripts/test.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
 	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
 
