@@ -5,6 +5,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 header="$here/Sources/EntrainBuildInfo/build-commit.h"
+# Only this checkout's own history: a tarball unpacked inside another repository is no checkout.
+[ -e "$here/.git" ] || exit 0
 commit="$(git -C "$here" rev-parse --short=12 HEAD 2>/dev/null)" || exit 0
 git -C "$here" diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
 line="#define ENTRAIN_BUILD_COMMIT \"$commit\""
