@@ -8,6 +8,11 @@ let realtimeFlags: [SwiftSetting] = [
     .define("REALTIME_CHECKED", .when(configuration: .release)),
 ]
 
+// Release builds carry the Swift runtime and Foundation inside: the binary runs without a Swift
+// toolchain (docs/install.md). Set on every target at the end of this file.
+let staticRuntimeCondition = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
+let staticRuntimeLink = LinkerSetting.unsafeFlags(["-static-stdlib"], staticRuntimeCondition)
+
 let package = Package(
     name: "entrain",
     platforms: [.macOS(.v15)],
@@ -84,9 +89,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
             // Bind every symbol at start-up so the first process cycle never enters the dynamic linker.
-            // Release builds carry the Swift runtime and Foundation inside: no toolchain needed to run.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"]),
-                             .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"]), staticRuntimeLink]),
 
         // Beat-analysis evaluation: a synthesized corpus with exact ground truth, the standard
         // metrics (mir_eval conventions) and a runner for aubio's command-line tools.
@@ -121,3 +124,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// Release builds on Linux compile against the static modules (so our objects name every static
+// library they need, ICU among them) and link the Swift runtime and Foundation into the binary.
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRuntimeCondition)]
+}
