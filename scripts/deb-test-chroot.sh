@@ -48,13 +48,15 @@ step "man entrain: $(grep -m1 -A1 '^NAME' $results/man.txt | tail -1 | sed 's/^ 
 mkdir -p /tmp/units
 cp /usr/lib/systemd/user/entrain.service "/tmp/units/"
 cp /usr/lib/systemd/user/entrain@.service "/tmp/units/entrain@stage.service"
-systemd-analyze verify /tmp/units/entrain.service /tmp/units/entrain@stage.service > $results/verify.txt 2>&1 \
+mkdir -p /tmp/xdg-runtime
+XDG_RUNTIME_DIR=/tmp/xdg-runtime systemd-analyze --user verify /tmp/units/entrain.service /tmp/units/entrain@stage.service \
+  > $results/verify.txt 2>&1 \
   || fail "systemd-analyze verify: $(cat $results/verify.txt)"
 step "systemd-analyze verify: both units pass$( [ -s $results/verify.txt ] && echo ", saying: $(tr '\n' ' ' < $results/verify.txt)")"
 
 # Live: a private dummy jackd, the client on it, its page over HTTP, two seconds recorded.
-export JACK_DEFAULT_SERVER=debtest JACK_NO_AUDIO_RESERVATION=1
-jackd --no-realtime -d dummy -r 48000 -p 256 > $results/jackd.log 2>&1 &
+export JACK_DEFAULT_SERVER=debtest JACK_NO_AUDIO_RESERVATION=1 JACK_NO_START_SERVER=1
+jackd -n debtest --no-realtime -d dummy -r 48000 -p 256 > $results/jackd.log 2>&1 &
 wait_for 200 jack_lsp || fail "jackd did not start: $(tail -5 $results/jackd.log)"
 entrain run --session theta-meditation --osc-port 19417 --no-restore --quiet > $results/run.log 2>&1 &
 client=$!
