@@ -86,7 +86,7 @@ uninstall:
 
 # The Debian package dist/entrain_VERSION_ARCH.deb, Swift runtime inside, read by lintian; deb-test
 # installs it into a cached Debian 12 root without Swift and plays, renders, serves the page and
-# removes it there (needs root and the Debian mirror; about N minutes, so not part of make test).
+# removes it there (needs root and the Debian mirror; minutes, so not part of make test).
 # dist adds the source tarball beside it. docs/install.md.
 deb: build
 	@scripts/install-deps.sh lintian
