@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build run test bench bench-live bench-osc beat-compare demo install uninstall man clean fuzz soak
+.PHONY: all deps build run test bench bench-live bench-osc beat-compare demo install uninstall man clean fuzz soak deb deb-test dist
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -13,7 +13,9 @@ deps:
 	@scripts/install-deps.sh
 
 # Optimised build; it also carries the compile-time real-time proof (@_noLocks on Engine.render).
+# The commit goes into `entrain --version` through an untracked header (scripts/stamp-commit.sh).
 build: deps
+	@scripts/stamp-commit.sh
 	$(SWIFT) build -c release
 
 # Play the default alpha-band program until Ctrl-C. Extra client options: make run ARGS="--beat 6".
@@ -25,7 +27,7 @@ run: build
 # scripts/test.sh). Ends with the slowest test classes and how many tests skipped and why (tests of
 # peers' files in ../shared/fixtures skip when it is not beside the checkout).
 test: build
-	@scripts/install-deps.sh aubio-tools chromium  # beat analysis against aubio; the control page in headless Chromium
+	@scripts/install-deps.sh aubio-tools chromium systemd  # beat analysis against aubio; the control page in headless Chromium; systemd-analyze for the units
 	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
 	$(SWIFT) build --build-tests
 	@ENTRAIN_BINARY=$(CURDIR)/$(BIN) scripts/test.sh
@@ -85,9 +87,24 @@ install: build
 uninstall:
 	@scripts/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
 
+# The Debian package dist/entrain_VERSION_ARCH.deb, Swift runtime inside, read by lintian; deb-test
+# installs it into a cached Debian 12 root without Swift and plays, renders, serves the page and
+# removes it there (needs root and the Debian mirror; minutes, so not part of make test).
+# dist adds the source tarball beside it. docs/install.md.
+deb: build
+	@scripts/install-deps.sh lintian
+	@scripts/make-deb.sh
+
+deb-test: deb
+	@scripts/install-deps.sh debootstrap
+	@scripts/deb-test.sh
+
+dist: deb
+	@scripts/make-dist.sh
+
 # Regenerate the committed man pages in man/ after changing an option or an address.
 man: build
 	$(BIN) manual --out man
 
 clean:
-	rm -rf .build
+	rm -rf .build dist

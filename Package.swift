@@ -8,6 +8,11 @@ let realtimeFlags: [SwiftSetting] = [
     .define("REALTIME_CHECKED", .when(configuration: .release)),
 ]
 
+// Release builds carry the Swift runtime and Foundation inside: the binary runs without a Swift
+// toolchain (docs/install.md). Set on every target at the end of this file.
+let staticRuntimeCondition = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
+let staticRuntimeLink = LinkerSetting.unsafeFlags(["-static-stdlib"], staticRuntimeCondition)
+
 let package = Package(
     name: "entrain",
     platforms: [.macOS(.v15)],
@@ -76,16 +81,18 @@ let package = Package(
         // thread, the insert chains on the output buses, and their /fx family of addresses.
         .target(name: "EntrainLV2",
                 dependencies: ["CLilv", "EntrainEngine", "EntrainAddressSpace", "EntrainControl", "EntrainFiles"]),
+        // The commit `entrain --version` names: make stamps an untracked header, a plain build has none.
+        .target(name: "EntrainBuildInfo"),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
-                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2",
+                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2", "EntrainBuildInfo",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
             // Bind every symbol at start-up so the first process cycle never enters the dynamic linker.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"])]),
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-znow"]), staticRuntimeLink]),
 
         // Beat-analysis evaluation: a synthesized corpus with exact ground truth, the standard
         // metrics (mir_eval conventions) and a runner for aubio's command-line tools.
@@ -120,3 +127,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// Release builds on Linux compile against the static modules (so our objects name every static
+// library they need, ICU among them) and link the Swift runtime and Foundation into the binary.
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRuntimeCondition)]
+}

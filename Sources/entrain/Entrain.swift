@@ -10,7 +10,7 @@ struct Entrain: ParsableCommand {
             Start with `entrain run` against a running JACK server, or render offline with \
             `entrain render --duration 60 --out session.wav`.
             """,
-        version: "0.1.0",
+        version: BuildInfo.versionLine,
         subcommands: [Run.self, Render.self, Analyse.self, BeatEval.self, Validate.self, Import.self, Plot.self, PresetCommand.self, PlaylistCommand.self, Bench.self, OSCLoad.self,
                       OSCSchemaCommand.self, Ctl.self, LayoutCommand.self, ManualCommand.self, HRVCommand.self, LV2Command.self])
 }

@@ -81,7 +81,7 @@ final class NewcomerTests: XCTestCase {
 
         XCTAssertEqual(try script(["--uninstall", destdir.path, "/usr"]), 0)
         for path in ["bin/entrain", "share/entrain", "share/man/man1/entrain.1", "share/man/man7/entrain-osc.7",
-                     "share/bash-completion/completions/entrain", "share/doc/entrain"] {
+                     "share/bash-completion/completions/entrain", "share/doc/entrain", "lib/systemd/user/entrain.service"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), path)
         }
     }

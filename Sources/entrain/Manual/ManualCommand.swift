@@ -17,7 +17,7 @@ struct ManualCommand: ParsableCommand {
     func run() throws {
         let folder = URL(fileURLWithPath: out)
         try Folder.create(folder, label: out)
-        for page in try ManualPages.all(version: Entrain.configuration.version) {
+        for page in try ManualPages.all(version: BuildInfo.version) {
             try AtomicFile.write(Data(page.text.utf8), to: folder.appendingPathComponent(page.name), label: "\(out)/\(page.name)")
         }
     }
