@@ -21,11 +21,13 @@ run: build
 	@scripts/run.sh $(ARGS)
 
 # Every test: DSP and engine measurements, then integration tests that start their own private
-# dummy jackd (under a unique server name) and drive the release binary. Ends with how many tests
+# dummy jackd (under a unique server name) and drive the release binary; then a subset of the
+# live tests again on a private headless PipeWire through pw-jack (scripts/test-pipewire.sh). Ends with how many tests
 # skipped and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 test: build
 	@scripts/install-deps.sh aubio-tools chromium  # beat analysis against aubio; the control page in headless Chromium
 	@scripts/test.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
+	@scripts/test-pipewire.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build
 	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
 
 # The file readers under libFuzzer, 2 minutes each (LIBFUZZ_SECONDS), then fed seeded

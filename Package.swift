@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
+        // Ableton Link (Debian's header-only ableton-link-dev, with asio) behind a small C API.
+        .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+                linkerSettings: [.linkedLibrary("pthread")]),
 
         // Reading the user's files safely: one size cap and one JSON depth for every document,
         // errors in words, stale temporary files swept. No dependencies.
@@ -44,9 +47,9 @@ let package = Package(
                 dependencies: ["EntrainDSP", "EntrainCore", "EntrainFiles", "CFFTW",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
-        // The JACK client: ports, callbacks, metadata, latency.
+        // The JACK client: ports, callbacks, metadata, latency, and Ableton Link's session.
         .target(name: "EntrainJACK",
-                dependencies: ["CJack", "EntrainEngine", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["CJack", "CLink", "EntrainEngine", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
         // The one address space: descriptors, values, the rules that read them, and the family
         // contract every surface (OSC, --set, feedback, schema, presets, sessions) loops over.

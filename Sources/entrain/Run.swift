@@ -23,6 +23,7 @@ struct Run: ParsableCommand {
     @OptionGroup var inserts: InsertOptions
     @OptionGroup var dmx: DMXOptions
     @OptionGroup var midi: MIDIOptions
+    @OptionGroup var link: LinkOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -92,8 +93,10 @@ struct Run: ParsableCommand {
         let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
                                                    managed: managed != nil, midi: midi.settings,
                                                    midiFollowsTransport: midi.source == "transport", timebase: midi.timebase,
-                                                   midiIn: midi.input), logger: logger)
+                                                   midiIn: midi.input, midiFollowsLink: midi.source == "link"), logger: logger)
         defer { client.close() }
+        let linkSession = try LinkSession()
+        client.attach(linkSession)
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
                                                    ambientQuality: ambient.reverbQuality))
@@ -113,11 +116,13 @@ struct Run: ParsableCommand {
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
-        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn])
+        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn,
+                                  LinkFamily(linkSession)])
         heart.monitor.attach(space)
         let fx = try inserts.start(host: current.host, space: space, changes: try engine.setChanges())
         midiIn.attach(space)
-        try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) })
+        try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) || $0.address.hasPrefix(LinkFamily.prefix) })
+        if link.enabled { linkSession.enabled = true }
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)
@@ -190,6 +195,7 @@ struct Run: ParsableCommand {
             }
             ending = try loop.tick()
             periods.tick(client: client, logger: logger)
+            linkSession.update()  // peers come and go
             managed?.tick(managedState)
             if quiet { continue }
             if ending == nil && !loop.isStopping { status.update(host: current.host, client: client, meter: meter) } else { status.finish() }

@@ -37,10 +37,11 @@ public enum EntrainBinary {
     }
 
     /// Start without waiting. Output goes to temporary files so a chatty child never blocks on a pipe.
-    public static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> Launched {
+    /// `through`: a command that execs the binary (e.g. `ip netns exec NS`), keeping its pid.
+    public static func launch(_ arguments: [String], environment: [String: String] = [:], through: [String] = []) throws -> Launched {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        process.executableURL = through.first.map { URL(fileURLWithPath: $0) } ?? url
+        process.arguments = through.isEmpty ? arguments : Array(through.dropFirst()) + [url.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_DATA_HOME"] = dataDirectory.path  // never a real user's presets or last-used settings
         for (k, v) in environment { env[k] = v }

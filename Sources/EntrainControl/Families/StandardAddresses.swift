@@ -9,7 +9,7 @@ import Kessho
 public enum StandardAddresses {
     public static let space: [ControlDescriptor] = EngineFamily.standardDescriptors + AmbientFamily.standardDescriptors + HRVFamily.standardDescriptors
         + FxChainAddresses.standardDescriptors
-        + DMXFamily.standardDescriptors + MIDIFamily.standardDescriptors
+        + DMXFamily.standardDescriptors + MIDIFamily.standardDescriptors + LinkFamily.standardDescriptors
     private static let byAddress = Dictionary(uniqueKeysWithValues: space.map { ($0.address, $0) })
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
@@ -19,7 +19,8 @@ public enum StandardAddresses {
     /// listener's, fixed at start).
     public static func isTransient(_ address: String) -> Bool { transient.contains(address) }
     static let transient: Set<String> = ["/led/arm", AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality",
-                                          DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn"]
+                                          DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn",
+                                          LinkFamily.prefix + "peers", LinkFamily.prefix + "tempo"]
 
     /// `given` for `address`, checked.
     public static func parse(_ address: String, _ given: ControlValue) throws(ControlError) -> ControlChange {
