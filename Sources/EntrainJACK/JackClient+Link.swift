@@ -34,8 +34,7 @@ extension ProcessContext {
     mutating func followLink(_ engine: UnsafeMutablePointer<Engine>, frames: jack_nframes_t) {
         guard link.session != nil, let client else { return }
         let sound = playbackLatency.load(ordering: .relaxed) + ownLatency.load(ordering: .relaxed)
-        link.follow(client, start: engine.pointee.frame, frames: Int(frames),
-                    sampleRate: Double(sampleRate.load(ordering: .relaxed)), soundLatency: sound)
+        link.follow(client, start: engine.pointee.frame, frames: Int(frames), soundLatency: sound)
         engine.pointee.externalBeatCount = 0
         engine.pointee.externalBeatsInForce = link.currentMode == .follow
         for k in 0..<link.sound.count { engine.pointee.queueExternalBeat(at: link.sound.frames[k]) }

@@ -242,6 +242,7 @@ struct ProcessContext: ~Copyable {
             let stopped = transport.beats(client, start: start, frames: Int(frames)) { beatMIDI!.take($0) }
             if stopped { beatMIDI!.stop(at: start) }
         }
+        let onLink = midiFollowsLink && link.currentMode == .follow
         for k in 0..<Engine.beatEventCount(engine) {
             let event = Engine.beatEvent(engine, k)
             if event.kind == .onset {
@@ -250,7 +251,6 @@ struct ProcessContext: ~Copyable {
                 lastDetected = (event.frame, Int64(event.framesToNext), event.strength)
             }
         }
-        let onLink = midiFollowsLink && link.currentMode == .follow
         if onLink {
             // Whole session beats; a bar's first (phase 0) may Start a stopped clock.
             let quantum = max(1, Int64(link.quantum.rounded()))

@@ -102,13 +102,36 @@ final class LinkLiveTests: XCTestCase {
         XCTAssertLessThan(abs(median(gaps)), 2, "two instances agree on the beat")
     }
 
+    /// The run-time real-time proof with Link in the process thread: following a peer (the
+    /// session read every period) and leading it from clicks (commits), no allocation, no lock.
+    func testTheProcessThreadStaysCleanFollowingAndLeading() throws {
+        let realtime = RealtimeProbeTests()
+        let library = try realtime.buildProbe()
+        defer { try? FileManager.default.removeItem(at: library) }
+        let peer = try LinkPeer(network: network, tempo: 120)
+        for (role, arguments) in [("follow", ["--midi-clock", "--midi-clock-source", "link"]), ("lead", ["--set", "/link/role=lead-from-beat"])] {
+            let report = FileManager.default.temporaryDirectory.appendingPathComponent("rt-report-link-\(role)-\(getpid()).txt")
+            defer { try? FileManager.default.removeItem(at: report) }
+            let probe = try JackBeatProbe(server: server.name)
+            let client = try launch(name: "entrain", arguments, environment: ["LD_PRELOAD": library.path, "ENTRAIN_RT_PROBE_OUT": report.path])
+            let clicks = try JackPlayer(server: server.name, samples: Self.clicks(bpm: 120, seconds: 6, sampleRate: server.sampleRate), name: "clicks")
+            try clicks.connect(to: "entrain:beat_in")
+            try probe.connectLight(from: "entrain:led")
+            try peer.waitFor("the peer to see entrain") { $0.peers >= 1 }
+            clicks.play()
+            try waitFor("8 flashes while the role is \(role)") { probe.edgeTimes.count >= 8 }
+            stop(client)
+            try realtime.assertClean(report)
+        }
+    }
+
     // MARK: Helpers
 
     /// `entrain run` inside the namespace, with Link on and the LED flashing on beats.
-    func launch(name: String, _ arguments: [String]) throws -> EntrainBinary.Launched {
+    func launch(name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> EntrainBinary.Launched {
         let launched = try EntrainBinary.launch(["run", "--quiet", "--no-restore", "--no-osc", "--name", name, "--link", "--arm-strobe",
                                                  "--set", "/led/source=beat", "--fade-in", "0.05", "--fade-out", "0.1"] + arguments,
-                                                environment: server.environment, through: network.exec)
+                                                environment: server.environment.merging(environment) { $1 }, through: network.exec)
         let probe = try JackRecorder(server: server.name, channels: 1, seconds: 0.1, name: "up")
         do { try probe.waitForPort("\(name):haptic") } catch {
             launched.signal(SIGKILL, waitUpTo: 2)

@@ -9,7 +9,7 @@ import Foundation
 /// What a desktop's session manager would add and JACK clients rely on is in the configuration:
 /// the Dummy-Driver runs the graph (clients want a driver), and a "default" metadata object holds
 /// the JACK port properties (pretty names, groups, signal types), unless `metadata` is false.
-enum PipeWireDaemon {
+public enum PipeWireDaemon {
     /// The live tests of this process run on PipeWire.
     public static var wanted: Bool { ProcessInfo.processInfo.environment["ENTRAIN_TEST_SERVER"] == "pipewire" }
 
@@ -25,10 +25,9 @@ enum PipeWireDaemon {
 
     /// The path of the libjack this process runs with: PipeWire's under pw-jack, jackd2's otherwise.
     static var loadedJackLibrary: String {
-        var info = Dl_info()
-        let symbol = unsafeBitCast(jack_get_version_string as @convention(c) () -> UnsafePointer<CChar>?, to: UnsafeRawPointer.self)
-        guard dladdr(symbol, &info) != 0, let name = info.dli_fname else { return "?" }
-        return String(cString: name)
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        let paths = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        return paths.first { $0.contains("/libjack.so") } ?? "no libjack"
     }
 
     /// Set up `process` to run a daemon serving `name`, configured in a file beside `log`.

@@ -45,7 +45,7 @@ struct LinkProcess: ~Copyable {
     /// Following: the session's beats in the period from engine frame `start` (`frames` long).
     /// `soundLatency`: frames from our output to the listener (JACK's playback latency plus our
     /// own look-ahead).
-    mutating func follow(_ client: OpaquePointer, start: Int64, frames: Int, sampleRate: Double, soundLatency: Int) {
+    mutating func follow(_ client: OpaquePointer, start: Int64, frames: Int, soundLatency: Int) {
         sound.count = 0
         midi.count = 0
         guard let session, currentMode == .follow else { return }

@@ -25,8 +25,8 @@ public final class LinkSession: @unchecked Sendable {
         var startStop = false
     }
     private let settings = Mutex(Settings())
-    /// Where the process thread reads the mode (set by `attach`).
-    private let mode = Mutex<((LinkProcess.Mode, Double) -> Void)?>(nil)
+    /// How the process thread is told the mode and quantum (set by `attach`).
+    private let tellProcess = Mutex<((LinkProcess.Mode, Double) -> Void)?>(nil)
 
     public init(tempo: Double = 120) throws {
         guard let session = entrain_link_new(tempo) else { throw LinkError.cannotStart }
@@ -73,10 +73,6 @@ public final class LinkSession: @unchecked Sendable {
     }
 
     /// What the process thread does now: follow only with peers to follow.
-    public var mode: String {
-        switch currentMode { case .off: "off"; case .follow: "follow"; case .lead: "lead" }
-    }
-
     var currentMode: LinkProcess.Mode {
         guard enabled else { return .off }
         switch role {
@@ -87,7 +83,7 @@ public final class LinkSession: @unchecked Sendable {
 
     /// The process side to tell (the client's context).
     func attach(_ setMode: ((LinkProcess.Mode, Double) -> Void)?) {
-        mode.withLock { $0 = setMode }
+        tellProcess.withLock { $0 = setMode }
         update()
     }
 
@@ -95,7 +91,7 @@ public final class LinkSession: @unchecked Sendable {
     /// control loop (peers come and go).
     public func update() {
         let now = currentMode, quantum = quantum
-        mode.withLock { $0?(now, quantum) }
+        tellProcess.withLock { $0?(now, quantum) }
     }
 }
 
