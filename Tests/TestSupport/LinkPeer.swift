@@ -11,7 +11,9 @@ public final class LinkPeer {
 
     private let process = Process()
     private let input = Pipe()
-    private let samples = Mutex<[Sample]>([])
+    /// The reports so far (a class: the pipe's reader thread appends to it).
+    private final class Reports: Sendable { let all = Mutex<[Sample]>([]) }
+    private let reports = Reports()
     /// Times given to `beat(at:)` are on CLOCK_MONOTONIC_RAW (jackd2's clock) rather than CLOCK_MONOTONIC.
     public var clockIsRaw = true
 
@@ -23,7 +25,7 @@ public final class LinkPeer {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = input
-        output.fileHandleForReading.readabilityHandler = { [samples] handle in
+        output.fileHandleForReading.readabilityHandler = { [reports] handle in
             let data = handle.availableData
             guard !data.isEmpty else { handle.readabilityHandler = nil; return }
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
@@ -33,7 +35,7 @@ public final class LinkPeer {
                       let tempo = Double(w[4]), let peers = Int(w[5]) else { return nil }
                 return Sample(mono: mono, raw: raw, beat: beat, tempo: tempo, peers: peers)
             }
-            samples.withLock { $0 += parsed }
+            reports.all.withLock { $0 += parsed }
         }
         try process.run()
     }
@@ -65,12 +67,12 @@ public final class LinkPeer {
         try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    public var latest: Sample? { samples.withLock { $0.last } }
+    public var latest: Sample? { reports.all.withLock { $0.last } }
 
     /// The session's beat at `time` (µs on JACK's clock), from the last report before it at the
     /// tempo then; nil when no report is near (within 0.2 s).
     public func beat(at time: Double) -> (beat: Double, tempo: Double)? {
-        samples.withLock { all in
+        reports.all.withLock { all in
             let key: (Sample) -> Double = clockIsRaw ? { $0.raw } : { $0.mono }
             var low = 0, high = all.count
             while low < high {
