@@ -105,7 +105,7 @@ final class LinkLiveTests: XCTestCase {
     /// The run-time real-time proof with Link in the process thread: following a peer (the
     /// session read every period) and leading it from clicks (commits), no allocation, no lock.
     func testTheProcessThreadStaysCleanFollowingAndLeading() throws {
-        let realtime = RealtimeProbeTests()
+        let realtime = RealtimeProbeTests(name: "probe", testClosure: { _ in })
         let library = try realtime.buildProbe()
         defer { try? FileManager.default.removeItem(at: library) }
         let peer = try LinkPeer(network: network, tempo: 120)

@@ -10,6 +10,9 @@ import XCTest
 /// again; the period is the quantum the graph runs, not the default one reported before
 /// activation; without a session manager there is no metadata store, said once.
 final class PipeWireLiveTests: XCTestCase {
+    /// The server-return tests' launcher and waiting, shared.
+    let returns = ServerReturnTests(name: "launcher", testClosure: { _ in })
+
     override func setUpWithError() throws {
         guard PipeWireDaemon.wanted else {
             throw XCTSkip("PipeWire's JACK only: scripts/test-pipewire.sh runs these under pw-jack (make test does)")
@@ -19,7 +22,6 @@ final class PipeWireLiveTests: XCTestCase {
     func testADaemonKilledIsNoticedAndEntrainComesBackWhenItIsStartedAgain() throws {
         let server = try JackTestServer()
         defer { server.stop() }
-        let returns = ServerReturnTests()
         var probe: JackRecorder?
         let (client, osc) = try returns.launch(["--carrier", "300"], on: server, probe: &probe)
         defer { if client.process.isRunning { client.signal(SIGKILL, waitUpTo: 2) } }
@@ -52,10 +54,10 @@ final class PipeWireLiveTests: XCTestCase {
         let server = try JackTestServer(period: 1024)
         defer { server.stop() }
         var probe: JackRecorder?
-        let (client, osc) = try ServerReturnTests().launch([], on: server, probe: &probe)
+        let (client, osc) = try returns.launch([], on: server, probe: &probe)
         defer { if client.process.isRunning { client.signal(SIGKILL, waitUpTo: 2) } }
         XCTAssertEqual(jack_set_buffer_size(probe!.client, 128), 0)
-        try ServerReturnTests().waitFor("the status to report a 128-frame period") {
+        try returns.waitFor("the status to report a 128-frame period") {
             osc.request("/status")?.arguments[safe: 11] == .int32(128)
         }
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
@@ -66,7 +68,7 @@ final class PipeWireLiveTests: XCTestCase {
         let server = try JackTestServer(metadata: false)
         defer { server.stop() }
         var probe: JackRecorder?
-        let (client, _) = try ServerReturnTests().launch(["--midi-clock"], on: server, probe: &probe)
+        let (client, _) = try returns.launch(["--midi-clock"], on: server, probe: &probe)
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
         let log = client.result().error
         XCTAssertEqual(client.result().status, 0, log)
