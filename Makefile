@@ -24,13 +24,15 @@ run: build
 
 # Every test: DSP and engine measurements beside integration tests that start their own private
 # dummy jackd (under a unique server name) and drive the release binary (two shards at once, see
-# scripts/test.sh). Ends with the slowest test classes and how many tests skipped and why (tests of
+# scripts/test.sh), then a subset of the live tests again on a private headless PipeWire through
+# pw-jack (scripts/test-pipewire.sh). Ends with the slowest test classes and how many tests skipped and why (tests of
 # peers' files in ../shared/fixtures skip when it is not beside the checkout).
 test: build
 	@scripts/install-deps.sh aubio-tools chromium systemd  # beat analysis against aubio; the control page in headless Chromium; systemd-analyze for the units
 	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
 	$(SWIFT) build --build-tests
 	@ENTRAIN_BINARY=$(CURDIR)/$(BIN) scripts/test.sh
+	@scripts/test-pipewire.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build
 	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
 
 # The file readers under libFuzzer, 2 minutes each (LIBFUZZ_SECONDS), then fed seeded

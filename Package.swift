@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
         // FLAC, Ogg Vorbis and Opus renders, and the files `render --mix` reads.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // Ableton Link (Debian's header-only ableton-link-dev, with asio) behind a small C API.
+        .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+                linkerSettings: [.linkedLibrary("pthread")]),
 
         // Reading the user's files safely: one size cap and one JSON depth for every document,
         // errors in words, stale temporary files swept. No dependencies.
@@ -51,9 +54,9 @@ let package = Package(
                 dependencies: ["EntrainDSP", "EntrainCore", "EntrainFiles", "CFFTW", "CSndFile",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
-        // The JACK client: ports, callbacks, metadata, latency.
+        // The JACK client: ports, callbacks, metadata, latency, and Ableton Link's session.
         .target(name: "EntrainJACK",
-                dependencies: ["CJack", "EntrainEngine", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["CJack", "CLink", "EntrainEngine", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
         // The one address space: descriptors, values, the rules that read them, and the family
         // contract every surface (OSC, --set, feedback, schema, presets, sessions) loops over.

@@ -8,16 +8,22 @@ set -euo pipefail
 # libsndfile1-dev writes FLAC/Ogg/Opus renders and reads --mix files; sox, flac and vorbis-tools
 # decode them back in the tests.
 # fluidsynth and fluid-soundfont-gm render the beat analysis's sampled-instrument songs (tests).
+# ableton-link-dev: Ableton Link (header-only, built in); pipewire and pipewire-jack: the live tests
+# run again on PipeWire's JACK (scripts/test-pipewire.sh). aalink (PyPI) is the Link tests' peer.
 packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils avahi-daemon dbus-daemon
           liblilv-dev lilv-utils swh-lv2 x42-plugins lsp-plugins-lv2 mda-lv2 dragonfly-reverb-lv2
           fluidsynth fluid-soundfont-gm
-          libsndfile1-dev sox flac vorbis-tools "$@")
+          libsndfile1-dev sox flac vorbis-tools
+          ableton-link-dev pipewire pipewire-jack "$@")
+
+# The Link tests' peer, from PyPI (pip installs for the user when not root).
+link_peer() { python3 -c 'import aalink' 2>/dev/null || python3 -m pip install --quiet aalink; }
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then link_peer; exit 0; fi
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -33,3 +39,4 @@ echo "jackd2 jackd/tweak_rt_limits boolean false" | $sudo debconf-set-selections
 lock=(-o DPkg::Lock::Timeout=900)
 $sudo apt-get "${lock[@]}" update -qq
 $sudo apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+link_peer

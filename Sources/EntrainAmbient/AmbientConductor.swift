@@ -299,9 +299,10 @@ public final class AmbientConductor: @unchecked Sendable {
         lock.withLock { externalBeat = reader }
     }
 
-    /// The outside grid in force for the chosen source, if any.
+    /// The outside grid in force for the chosen source, if any (the phrase source: a followed
+    /// Link session's).
     private var external: ExternalBeat? {
-        tempoSourceValue == .phrase ? nil : externalBeat(tempoSourceValue).flatMap { $0.periodFrames > 0 ? $0 : nil }
+        externalBeat(tempoSourceValue == .phrase ? .link : tempoSourceValue).flatMap { $0.periodFrames > 0 ? $0 : nil }
     }
 
     private var drumClock: DrumClock {

@@ -11,6 +11,9 @@ public enum AmbientTempoSource: String, CaseIterable, Sendable {
     case jack
     /// The beat the analysis finds on `beat_in`.
     case beat
+    /// Ableton Link's session while entrain follows one (peers present, role follow). The phrase
+    /// source follows it too: a followed session replaces the engine's own grid.
+    case link
 }
 
 /// An outside beat grid on engine frames: beat number `index` falls on `anchorFrame`, and a beat

@@ -11,7 +11,7 @@ public enum OSCSchema {
     public static func standardFamilies() throws -> [any AddressFamily] {
         let current = CurrentEngine(try EngineHost(sampleRate: 48_000))
         return [EngineFamily(current), AmbientFamily(AmbientConductor(host: current.host) { .init(frame: 0, unixSeconds: 0) }),
-                HRVFamily(HRVMonitor()), DMXFamily(), MIDIFamily()]
+                HRVFamily(HRVMonitor()), DMXFamily(), MIDIFamily(), LinkFamily(DetachedLinkSession())]
     }
 
     public static func markdown(families: [any AddressFamily]) -> String {

@@ -47,6 +47,11 @@ public struct Engine {
     /// export: light and haptics are silent), and how much later than the light the sound
     /// reaches the listener (the audio ports' playback latency less the light port's).
     public var freewheeling = false
+    /// Beats from outside (Ableton Link) for the LED and haptic beat, in place of beat_in's while
+    /// in force; set before each `process` (at most 8 a period).
+    public var externalBeatsInForce = false
+    public var externalBeatCount = 0
+    var externalBeats = InlineArray<8, Int64>(repeating: 0)
     public var avLatencyFrames = 0
     public var avHapticLatencyFrames = 0
     var fadeInFrames: Int
@@ -190,10 +195,16 @@ public struct Engine {
     @inline(__always)
     mutating func prepareLightAndTouch() {
         for k in 0..<beat.eventCount where beat.events[k].kind == .beat {
-            light.queueBeat(at: beat.events[k].frame)
-            haptic.queueBeat(at: beat.events[k].frame)
+            if !externalBeatsInForce {
+                light.queueBeat(at: beat.events[k].frame)
+                haptic.queueBeat(at: beat.events[k].frame)
+            }
             status.pointee.lastBeatFrame.store(Int(beat.events[k].frame), ordering: .relaxed)
             status.pointee.lastBeatCount.store(Int(beat.events[k].count), ordering: .relaxed)
+        }
+        for k in 0..<externalBeatCount where externalBeatsInForce {
+            light.queueBeat(at: externalBeats[k])
+            haptic.queueBeat(at: externalBeats[k])
         }
         light.periodStart = frame
         light.freewheeling = freewheeling
@@ -202,6 +213,13 @@ public struct Engine {
         haptic.periodStart = frame
         haptic.freewheeling = freewheeling
         haptic.latencyFrames = avHapticLatencyFrames + entrainmentBus.limiter.latency + plugins + light.offsetFrames
+    }
+
+    /// One of this period's outside beats (see `externalBeatsInForce`).
+    public mutating func queueExternalBeat(at frame: Int64) {
+        guard externalBeatCount < 8 else { return }
+        externalBeats[externalBeatCount] = frame
+        externalBeatCount += 1
     }
 
     /// Panic or resume as the control side asks, from this period's first frame: light and

@@ -30,7 +30,7 @@ extension JackClient {
 
     /// midi_out with the clock and notes' state when asked for, and the timebase master (on each
     /// open of a handle).
-    func registerMIDI(_ client: OpaquePointer) throws {
+    func registerMIDI(_ client: OpaquePointer, metadata: inout PortMetadata) throws {
         context.pointee.midiOut = nil
         context.pointee.midiEnding.store(0, ordering: .relaxed)
         context.pointee.midiIn = nil
@@ -39,6 +39,7 @@ extension JackClient {
         context.pointee.flywheel = ClockFlywheel()
         context.pointee.lastDetected = (Int64.min / 2, 0, 0)
         context.pointee.midiFollowsTransport = options.midiFollowsTransport
+        context.pointee.midiFollowsLink = options.midiFollowsLink
         context.pointee.timebaseMaster = options.timebase
         if options.timebase { becomeTimebaseMaster(client) }
         if options.midiIn {
@@ -51,9 +52,7 @@ extension JackClient {
         guard let port = jack_port_register(client, Self.midiOutName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue | JackPortIsTerminal.rawValue), 0) else {
             throw JackError.cannotRegister(port: Self.midiOutName)
         }
-        if jack_set_property(client, jack_port_uuid(port), JACK_METADATA_PRETTY_NAME, "MIDI Clock and Beat Notes", "text/plain") != 0 {
-            logger.warning("could not set JACK metadata on \(Self.midiOutName)")
-        }
+        metadata.set(port, JACK_METADATA_PRETTY_NAME, "MIDI Clock and Beat Notes")
         context.pointee.beatMIDI = BeatMIDI(settings: settings, sampleRate: Double(jack_get_sample_rate(client)))
         context.pointee.midiOut = port
     }

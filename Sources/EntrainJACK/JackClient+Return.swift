@@ -17,6 +17,7 @@ extension JackClient {
     public func reopen() -> Bool {
         held.withLock { held in
             guard !held.closed, serverGone else { return false }
+            stopWatchingCycles()
             if let dead = held.client {
                 jack_client_close(dead)  // the handle's threads are gone with the server; this frees it
                 held.client = nil
@@ -56,6 +57,7 @@ extension JackClient {
             guard let client = held.client, !held.active else { return }
             guard jack_activate(client) == 0 else { throw JackError.cannotActivate }
             held.active = true
+            watchCycles()
             if !options.managed {
                 held.pending = held.connections.flatMap { port, others in others.map { (port, $0) } }
                 held.pendingUntil = Date().addingTimeInterval(Self.restoreWindow)

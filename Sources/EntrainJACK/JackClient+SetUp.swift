@@ -13,6 +13,7 @@ extension JackClient {
         context.pointee.bufferSize.store(Int(jack_get_buffer_size(client)), ordering: .relaxed)
         context.pointee.forgetAnchor()
         context.pointee.freewheeling.store(false, ordering: .relaxed)
+        var metadata = PortMetadata(client: client)
         for port in ClientPort.allCases where options.wants(port) {
             let flags = (port.direction == .output ? JackPortIsOutput.rawValue : JackPortIsInput.rawValue)
                 | JackPortIsTerminal.rawValue
@@ -21,24 +22,12 @@ extension JackClient {
             }
             handles[port] = handle
             context.pointee.ports[port.rawValue] = handle
-            setMetadata(client, handle, port)
+            metadata.describe(handle, as: port)
         }
-        try registerMIDI(client)
+        try registerMIDI(client, metadata: &metadata)
+        if metadata.unsupported { logger.notice("\(PortMetadata.unsupportedNotice)") }
         installCallbacks(client)
         context.pointee.serverGone.store(false, ordering: .releasing)
-    }
-
-    private func setMetadata(_ client: OpaquePointer, _ handle: OpaquePointer, _ port: ClientPort) {
-        let uuid = jack_port_uuid(handle)
-        func set(_ key: UnsafePointer<CChar>?, _ value: String, type: String = "text/plain") {
-            if jack_set_property(client, uuid, key, value, type) != 0 {
-                logger.warning("could not set JACK metadata \(String(cString: key!)) on \(port.name)")
-            }
-        }
-        set(JACK_METADATA_PRETTY_NAME, port.prettyName)
-        set(JACK_METADATA_PORT_GROUP, port.group)
-        set(JACK_METADATA_ORDER, String(port.rawValue), type: "http://www.w3.org/2001/XMLSchema#integer")
-        if port.signal == .controlVoltage { set(JACK_METADATA_SIGNAL_TYPE, "CV") }
     }
 
     /// The callbacks only store into the context's atomics (no locks, no classes); the control
@@ -66,8 +55,13 @@ extension JackClient {
             arg!.assumingMemoryBound(to: ProcessContext.self).pointee.sampleRate.store(Int(rate), ordering: .relaxed)
             return 0
         }, arg)
+        // Both shutdown callbacks: jackd calls the info one, PipeWire's libjack only the plain
+        // one. Each only sets a flag (closing the client here is forbidden; the control loop
+        // reacts), so both firing is harmless.
         jack_on_info_shutdown(client, { _, _, arg in
-            // Only a flag: closing the client here is forbidden; the control loop reacts.
+            arg!.assumingMemoryBound(to: ProcessContext.self).pointee.serverGone.store(true, ordering: .relaxed)
+        }, arg)
+        jack_on_shutdown(client, { arg in
             arg!.assumingMemoryBound(to: ProcessContext.self).pointee.serverGone.store(true, ordering: .relaxed)
         }, arg)
         jack_set_freewheel_callback(client, { starting, arg in

@@ -29,12 +29,16 @@ public final class JackClient: @unchecked Sendable {
         public var midi: BeatMIDISettings?
         /// The MIDI clock follows JACK transport (when it rolls with bars and beats) instead of beat_in.
         public var midiFollowsTransport = false
+        /// The MIDI clock follows Ableton Link's session while following one (--midi-clock-source link).
+        public var midiFollowsLink = false
         /// Act as JACK's timebase master (if none is) with bars and beats at the detected tempo.
         public var timebase = false
         /// Register midi_in: notes and control changes for the address space.
         public var midiIn = false
         public init(name: String = "entrain", server: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false, managed: Bool = false,
-                    midi: BeatMIDISettings? = nil, midiFollowsTransport: Bool = false, timebase: Bool = false, midiIn: Bool = false) {
+                    midi: BeatMIDISettings? = nil, midiFollowsTransport: Bool = false, timebase: Bool = false, midiIn: Bool = false,
+                    midiFollowsLink: Bool = false) {
+            self.midiFollowsLink = midiFollowsLink
             self.midiIn = midiIn
             self.midi = midi
             self.midiFollowsTransport = midiFollowsTransport
@@ -76,6 +80,8 @@ public final class JackClient: @unchecked Sendable {
         /// The process callback's slowest period in the last rolled-over second, and since start.
         var lastSecondSlowest: PeriodTime?
         var slowestSinceStart: PeriodTime?
+        /// Ableton Link's session, when attached (the process context reads its pointer).
+        var link: LinkSession?
     }
     let held: Mutex<Held>
 
@@ -127,7 +133,6 @@ public final class JackClient: @unchecked Sendable {
     public var sampleRate: Double { Double(context.pointee.sampleRate.load(ordering: .relaxed)) }
     public var bufferSize: Int { context.pointee.bufferSize.load(ordering: .relaxed) }
     public var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
-    public var serverGone: Bool { context.pointee.serverGone.load(ordering: .relaxed) }
     public var isFreewheeling: Bool { context.pointee.freewheeling.load(ordering: .relaxed) }
     /// How many times the server came back after going away.
     public var returns: Int { context.pointee.returns.load(ordering: .relaxed) }
@@ -206,6 +211,7 @@ public final class JackClient: @unchecked Sendable {
             guard let client = held.client, jack_activate(client) == 0 else { throw JackError.cannotActivate }
             held.active = true
         }
+        watchCycles()
     }
 
     /// Swap in a new engine (prepared off the process thread) while running. The old host is
@@ -273,6 +279,8 @@ public final class JackClient: @unchecked Sendable {
 
     /// Deactivate, remove our metadata and close. Safe to call twice.
     public func close() {
+        stopWatchingCycles()
+        held.withLock { $0.link }?.attach(nil)
         held.withLock { held in
             guard !held.closed else { return }
             if let client = held.client {

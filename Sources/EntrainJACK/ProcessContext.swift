@@ -35,6 +35,9 @@ struct ProcessContext: ~Copyable {
     let bufferSizeChanges = Atomic<Int>(0)
     /// Times the server came back after going away.
     let returns = Atomic<Int>(0)
+    /// Process cycles run (wrapping): the control side sees a server that stopped calling us.
+    let cycles = Atomic<Int>(0)
+    let silence = CycleWatch()
     /// The slowest process callback (µs) since the control side last took it, and its end frame.
     let slowestMicros = Atomic<Int>(0)
     let slowestFrame = Atomic<Int>(0)
@@ -61,6 +64,10 @@ struct ProcessContext: ~Copyable {
     var midiListenersSeen = 0
     /// The MIDI clock follows JACK transport's beats instead of beat_in's.
     var midiFollowsTransport = false
+    /// The MIDI clock follows Ableton Link's beats while following a session (--midi-clock-source link).
+    var midiFollowsLink = false
+    /// Ableton Link (when attached): the session's beats while following, commits while leading.
+    var link = LinkProcess()
     /// MIDI in (--midi-in): every message queued for the control side.
     var midiIn: OpaquePointer?
     let midiInRing: UnsafeMutablePointer<MIDIInRing>
@@ -137,6 +144,10 @@ struct ProcessContext: ~Copyable {
     /// and the run-time probe test covers the rest.
     mutating func process(frames: jack_nframes_t) {
         let began = jack_get_time()
+        cycles.wrappingAdd(1, ordering: .relaxed)
+        // PipeWire reports its default quantum before activation and may not call the buffer
+        // size callback for the quantum it then runs: the period is what this cycle says.
+        if bufferSize.load(ordering: .relaxed) != Int(frames) { bufferSize.store(Int(frames), ordering: .relaxed) }
         if let next = incoming.exchange(nil, ordering: .acquiring) {
             retired.store(engine, ordering: .releasing)
             engine = next
@@ -162,7 +173,9 @@ struct ProcessContext: ~Copyable {
             let audio = playbackLatency.load(ordering: .relaxed)
             engine.pointee.avLatencyFrames = audio - lightLatency.load(ordering: .relaxed)
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
+            followLink(engine, frames: frames)
             engine.pointee.process(io, frames: Int(frames))
+            leadLink(engine, frames: frames)
             if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
             noteDetectedTempo(engine, frames: frames)
             if midiOut != nil { writeMIDI(engine, frames: frames) }
@@ -203,6 +216,12 @@ struct ProcessContext: ~Copyable {
             transport.detectedBeat = event.frame
             transport.detectedPeriod = Double(event.framesToNext)
         }
+        if link.currentMode == .follow, link.sound.count > 0 {
+            // Following Link, the timebase master's beats are the session's.
+            transport.detectedBPM = link.tempo
+            transport.detectedBeat = link.sound.frames[link.sound.count - 1]
+            transport.detectedPeriod = link.framesPerBeat
+        }
         guard timebaseMaster, let client else { return }
         var position = jack_position_t()
         let rolling = jack_transport_query(client, &position) == JackTransportRolling
@@ -234,15 +253,24 @@ struct ProcessContext: ~Copyable {
             let stopped = transport.beats(client, start: start, frames: Int(frames)) { beatMIDI!.take($0) }
             if stopped { beatMIDI!.stop(at: start) }
         }
+        let onLink = midiFollowsLink && link.currentMode == .follow
         for k in 0..<Engine.beatEventCount(engine) {
             let event = Engine.beatEvent(engine, k)
             if event.kind == .onset {
                 beatMIDI!.take(event)
-            } else if !midiFollowsTransport {
+            } else if !midiFollowsTransport && !onLink {
                 lastDetected = (event.frame, Int64(event.framesToNext), event.strength)
             }
         }
-        if !midiFollowsTransport {
+        if onLink {
+            // Whole session beats; a bar's first (phase 0) may Start a stopped clock.
+            let quantum = max(1, Int64(link.quantum.rounded()))
+            for k in 0..<link.midi.count {
+                let n = link.midi.numbers[k], inBar = ((n % quantum) + quantum) % quantum
+                beatMIDI!.take(BeatEvent(kind: .beat, frame: link.midi.frames[k], strength: 1, count: Int32(inBar + 1),
+                                         bpm: Float(link.tempo), framesToNext: Int32(link.framesPerBeat.rounded())))
+            }
+        } else if !midiFollowsTransport {
             // The clock's beats aim at the detected beats while they come; two missed, the phrase grid.
             readGrid()
             let end = start + Int64(frames)

@@ -3,7 +3,8 @@ import EntrainControl
 import EntrainJACK
 
 /// Where the ambient lead and drums find an outside beat live: JACK transport (while a timebase
-/// master gives bars and beats) or the tracker's latest beat on beat_in (once it has a tempo).
+/// master gives bars and beats), the tracker's latest beat on beat_in (once it has a tempo), or
+/// the Ableton Link session's latest beat (while following one).
 enum AmbientBeatSources {
     /// The beat tracker's confidence below which its beat is not followed.
     static let minimumConfidence: Float = 0.2
@@ -14,6 +15,9 @@ enum AmbientBeatSources {
             switch source {
             case .phrase:
                 return nil
+            case .link:
+                guard let l = client?.linkBeat() else { return nil }
+                return ExternalBeat(anchorFrame: l.frame, index: l.beat, periodFrames: l.periodFrames)
             case .jack:
                 guard let t = client?.transportBeats() else { return nil }
                 return ExternalBeat(anchorFrame: t.frame, index: t.beat, periodFrames: 60 / t.bpm * host.sampleRate)

@@ -5,7 +5,7 @@ import EntrainEngine
 struct MIDIOptions: ParsableArguments {
     @Flag(name: .customLong("midi-clock"), help: "Register midi_out: MIDI clock (24 per quarter note) on the beats found on beat_in, on the ambient engine's beat between them (gliding, never stopping), a note per beat and per onset.")
     var clock = false
-    @Option(name: .customLong("midi-clock-source"), help: "What the MIDI clock follows: beat (the beats found on beat_in) or transport (JACK transport while it rolls with bars and beats).")
+    @Option(name: .customLong("midi-clock-source"), help: "What the MIDI clock follows: beat (the beats found on beat_in), transport (JACK transport while it rolls with bars and beats) or link (the Ableton Link session's beats while following one; see --link).")
     var source = "beat"
     @Flag(name: .customLong("timebase"), help: "Be JACK's timebase master (unless another client is): 4/4 bars and beats at the tempo found on beat_in, each beat starting on a detected beat, so a DAW can follow.")
     var timebase = false
@@ -19,7 +19,7 @@ struct MIDIOptions: ParsableArguments {
     var onsetNote = 38
 
     func validate() throws {
-        guard ["beat", "transport"].contains(source) else { throw ValidationError("--midi-clock-source must be beat or transport, got '\(source)'") }
+        guard ["beat", "transport", "link"].contains(source) else { throw ValidationError("--midi-clock-source must be beat, transport or link, got '\(source)'") }
         guard (1...16).contains(channel) else { throw ValidationError("--midi-channel must be 1 to 16, got \(channel)") }
         for (name, note) in [("--midi-beat-note", beatNote), ("--midi-onset-note", onsetNote)] where !(-1...127).contains(note) {
             throw ValidationError("\(name) must be 0 to 127 (or -1 for none), got \(note)")

@@ -23,6 +23,7 @@ struct Run: ParsableCommand {
     @OptionGroup var inserts: InsertOptions
     @OptionGroup var dmx: DMXOptions
     @OptionGroup var midi: MIDIOptions
+    @OptionGroup var link: LinkOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -96,12 +97,14 @@ struct Run: ParsableCommand {
             client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
                                                    managed: managed != nil, midi: midi.settings,
                                                    midiFollowsTransport: midi.source == "transport", timebase: midi.timebase,
-                                                   midiIn: midi.input), logger: logger)
+                                                   midiIn: midi.input, midiFollowsLink: midi.source == "link"), logger: logger)
         } catch {
             managed?.failed(error)
             throw error
         }
         defer { client.close() }
+        let linkSession = try LinkSession()
+        client.attach(linkSession)
         let program = try session.program(sampleRate: client.sampleRate)
         let current = CurrentEngine(try EngineHost(sampleRate: client.sampleRate, values: program?.initialValues(values) ?? values,
                                                    ambientQuality: ambient.reverbQuality))
@@ -121,13 +124,15 @@ struct Run: ParsableCommand {
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
-        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn])
+        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn,
+                                  LinkFamily(linkSession)])
         heart.monitor.attach(space)
         let fx = try inserts.start(host: current.host, space: space, restoring: carried, changes: try engine.setChanges()) {
             logger.warning("\($0)")
         }
         midiIn.attach(space)
-        try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) }, from: .person)
+        try space.set(try engine.setChanges().filter { $0.address.hasPrefix(HRVFamily.prefix) || $0.address.hasPrefix(LinkFamily.prefix) }, from: .person)
+        if link.enabled { linkSession.enabled = true }
         let patterns = PatternPlayer(directories: Self.dataDirectories(patternsDirectory, kind: "patterns"))
         let transport = SessionTransport(engine: current, directories: Self.sessionDirectories(sessionsDirectory),
                                          patterns: patterns, ambient: ambientControl, space: space)
@@ -200,6 +205,7 @@ struct Run: ParsableCommand {
             }
             ending = try loop.tick()
             periods.tick(client: client, logger: logger)
+            linkSession.update()  // peers come and go
             managed?.tick(managedState)
             if quiet { continue }
             if ending == nil && !loop.isStopping { status.update(host: current.host, client: client, meter: meter) } else { status.finish() }

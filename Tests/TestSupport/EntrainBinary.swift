@@ -37,11 +37,15 @@ public enum EntrainBinary {
     }
 
     /// Start without waiting. Output goes to temporary files so a chatty child never blocks on a pipe.
-    /// `wrapper` runs the binary through another program (`["/usr/bin/prlimit", "--nofile=300"]`).
-    public static func launch(_ arguments: [String], environment: [String: String] = [:], wrapper: [String] = []) throws -> Launched {
+    /// `wrapper` runs the binary through another program that takes it after `--`
+    /// (`["/usr/bin/prlimit", "--nofile=300"]`); `through`, through a command that execs it
+    /// (`ip netns exec NS`), keeping its pid.
+    public static func launch(_ arguments: [String], environment: [String: String] = [:], wrapper: [String] = [],
+                              through: [String] = []) throws -> Launched {
         let process = Process()
-        process.executableURL = wrapper.first.map { URL(fileURLWithPath: $0) } ?? url
-        process.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + ["--", url.path] + arguments
+        let prefix = wrapper.isEmpty ? Array(through.dropFirst()) : Array(wrapper.dropFirst()) + ["--"]
+        process.executableURL = (wrapper.first ?? through.first).map { URL(fileURLWithPath: $0) } ?? url
+        process.arguments = wrapper.isEmpty && through.isEmpty ? arguments : prefix + [url.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_DATA_HOME"] = dataDirectory.path  // never a real user's presets or last-used settings
         for (k, v) in environment { env[k] = v }

@@ -2,15 +2,21 @@ import CJack
 import Foundation
 
 /// A private realtime `jackd -d dummy` under its own server name, so tests never touch a user's server.
-/// Stopped when the object goes away.
+/// Stopped when the object goes away. With ENTRAIN_TEST_SERVER=pipewire (under pw-jack) it is a
+/// private headless PipeWire instead, serving JACK clients by the same name (see PipeWireDaemon).
 public final class JackTestServer {
     public let name: String
     public private(set) var sampleRate: Int
     public private(set) var period: Int
+    /// PipeWire's JACK rather than jackd: no `system:` ports, the quantum set by the graph.
+    public let isPipeWire = PipeWireDaemon.wanted
+    /// (PipeWire) a "default" metadata object for JACK's port properties, as a session manager makes.
+    private let metadata: Bool
     private var process = Process()
     private let logURL: URL
 
-    public init(sampleRate: Int = 48000, period: Int = 256) throws {
+    public init(sampleRate: Int = 48000, period: Int = 256, metadata: Bool = true) throws {
+        self.metadata = metadata
         name = "entrain-test-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
         self.sampleRate = sampleRate
         self.period = period
@@ -38,13 +44,11 @@ public final class JackTestServer {
 
     private func launch() throws {
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        // Realtime, as a rig runs it (jackd falls back to normal scheduling if it may not): the
-        // process threads must not compete with the OSC thread or the test's own load.
-        process.arguments = ["-n", name, "-R", "-P", "70", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
-        var env = ProcessInfo.processInfo.environment
-        env["JACK_NO_AUDIO_RESERVATION"] = "1"
-        process.environment = env
+        if isPipeWire {
+            try PipeWireDaemon.prepare(process, name: name, sampleRate: sampleRate, period: period, metadata: metadata, log: logURL)
+        } else {
+            prepareJackd()
+        }
         let log = try FileHandle(forWritingTo: logURL)
         process.standardOutput = log
         process.standardError = log
@@ -55,6 +59,16 @@ public final class JackTestServer {
         }
     }
 
+    private func prepareJackd() {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
+        // Realtime, as a rig runs it (jackd falls back to normal scheduling if it may not): the
+        // process threads must not compete with the OSC thread or the test's own load.
+        process.arguments = ["-n", name, "-R", "-P", "70", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
+        var env = ProcessInfo.processInfo.environment
+        env["JACK_NO_AUDIO_RESERVATION"] = "1"
+        process.environment = env
+    }
+
     deinit { stop() }
 
     public func stop() {
@@ -63,13 +77,16 @@ public final class JackTestServer {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: logURL)
+        try? FileManager.default.removeItem(at: logURL.deletingPathExtension().appendingPathExtension("conf"))
     }
 
     /// Whether jackd is still running.
     public var isRunning: Bool { process.isRunning }
 
     /// Environment that points JACK clients (and the entrain binary) at this server.
-    public var environment: [String: String] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"] }
+    public var environment: [String: String] {
+        isPipeWire ? PipeWireDaemon.environment(name: name) : ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"]
+    }
 
     private func waitUntilReady(timeout: TimeInterval) -> Bool {
         var ready = false

@@ -34,7 +34,8 @@ public final class AmbientFamily: AddressFamily {
         default: .text(AmbientTempoSource.phrase.rawValue), glide: 0, readOnly: false,
         note: "rendered: the lead's and drums' clock; not part of the preset state",
         "what the lead and drums keep time with: phrase (the engine's own grid, drums at drumEuclidBaseBPM), "
-            + "jack (JACK transport's tempo and bars while a timebase master runs) or beat (the beat found on beat_in); "
+            + "jack (JACK transport's tempo and bars while a timebase master runs), beat (the beat found on beat_in) or link "
+            + "(an Ableton Link session followed, which the phrase grid follows too); "
             + "without such beats the phrase grid keeps time")
     private static let byAddress = Dictionary(uniqueKeysWithValues: standardDescriptors.map { ($0.address, $0) })
 

@@ -9,7 +9,7 @@ import Kessho
 public enum StandardAddresses {
     public static let space: [ControlDescriptor] = EngineFamily.standardDescriptors + AmbientFamily.standardDescriptors + HRVFamily.standardDescriptors
         + FxChainAddresses.standardDescriptors
-        + DMXFamily.standardDescriptors + MIDIFamily.standardDescriptors
+        + DMXFamily.standardDescriptors + MIDIFamily.standardDescriptors + LinkFamily.standardDescriptors
     private static let byAddress = Dictionary(uniqueKeysWithValues: space.map { ($0.address, $0) })
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
@@ -21,7 +21,8 @@ public enum StandardAddresses {
         transient.contains(address) || byAddress[address]?.personOnly == true || AmbientFamily.isUnaddressed(address)
     }
     static let transient: Set<String> = [AmbientFamily.prefix + "cofCurrentStep", AmbientFamily.prefix + "reverbQuality",
-                                          DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn"]
+                                          DMXFamily.prefix + "universe", MIDIFamily.prefix + "learn",
+                                          LinkFamily.prefix + "peers", LinkFamily.prefix + "tempo"]
 
     /// `given` for `address`, checked as arriving through `door` (a file or the command line):
     /// its value, and the targets of a mapping it sets (a plugin's control, not known before the

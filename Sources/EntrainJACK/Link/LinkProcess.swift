@@ -1,0 +1,113 @@
+import CJack
+import CLink
+import EntrainCore
+import EntrainEngine
+import Synchronization
+
+/// Ableton Link on the process thread. Each cycle reads the session once (Link's audio-thread
+/// capture: no allocation, no lock) and, while following, finds the session's beats in the
+/// period; while leading, it commits the beats found on beat_in. Times are JACK's (µs); a
+/// frame's time is its cycle's start plus its place in the cycle.
+struct LinkProcess: ~Copyable {
+    enum Mode: Int { case off = 0, follow, lead }
+
+    /// The session (owned by `LinkSession`, which outlives every activation).
+    var session: OpaquePointer?
+    /// Control side → process thread: the mode in force and the quantum (Double bits).
+    let mode = Atomic<Int>(Mode.off.rawValue)
+    let quantumBits = Atomic<UInt64>(4.0.bitPattern)
+    /// Process thread → control side: the latest session beat played (engine frame of the sound,
+    /// beat number) and a beat's length in frames (Double bits), for the ambient conductor.
+    let lastBeat = SeqLockedPair()
+    let framesPerBeatBits = Atomic<UInt64>(0)
+
+    /// This period's session beats: `sound` where the audio is heard on them (the LED's and the
+    /// ambient engine's), `midi` where midi_out's messages are sent on them (no latency known).
+    var sound = Beats()
+    var midi = Beats()
+    var tempo = 0.0
+    var framesPerBeat = 0.0
+    /// Leading: the tempo committed (smoothed towards the detected one); 0 = not leading yet.
+    var ledTempo = 0.0
+
+    struct Beats {
+        var frames = InlineArray<8, Int64>(repeating: 0)
+        var numbers = InlineArray<8, Int64>(repeating: 0)
+        var count = 0
+    }
+
+    static let tempoSmoothing = 0.25
+    static let phaseSmoothing = 0.5
+
+    var currentMode: Mode { Mode(rawValue: mode.load(ordering: .relaxed)) ?? .off }
+    var quantum: Double { Double(bitPattern: quantumBits.load(ordering: .relaxed)) }
+
+    /// Following: the session's beats in the period from engine frame `start` (`frames` long).
+    /// `soundLatency`: frames from our output to the listener (JACK's playback latency plus our
+    /// own look-ahead).
+    mutating func follow(_ client: OpaquePointer, start: Int64, frames: Int, soundLatency: Int) {
+        sound.count = 0
+        midi.count = 0
+        guard let session, currentMode == .follow else { return }
+        var cycleFrames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
+        var periodMicros: Float = 0
+        guard jack_get_cycle_times(client, &cycleFrames, &current, &next, &periodMicros) == 0, periodMicros > 0 else { return }
+        let now = Int64(jack_get_time())
+        var moment = entrain_link_moment()
+        entrain_link_audio_moment(session, Int64(current), now, quantum, &moment)
+        guard moment.tempo > 0 else { return }
+        let microsPerFrame = Double(periodMicros) / Double(frames)
+        tempo = moment.tempo
+        framesPerBeat = 60e6 / moment.tempo / microsPerFrame
+        Self.place(&midi, beatAtStart: moment.beat, latency: 0, framesPerBeat: framesPerBeat, start: start, frames: frames)
+        Self.place(&sound, beatAtStart: moment.beat, latency: soundLatency, framesPerBeat: framesPerBeat, start: start, frames: frames)
+        if sound.count > 0 {
+            lastBeat.write(UInt64(bitPattern: sound.frames[sound.count - 1]), UInt64(bitPattern: sound.numbers[sound.count - 1]))
+        }
+        framesPerBeatBits.store(framesPerBeat.bitPattern, ordering: .relaxed)
+    }
+
+    /// The whole beats whose time falls in the period, given the session's beat at the cycle's
+    /// start: a frame is heard `latency` frames after it is written.
+    private static func place(_ beats: inout Beats, beatAtStart: Double, latency: Int, framesPerBeat: Double,
+                              start: Int64, frames: Int) {
+        let first = beatAtStart + Double(latency) / framesPerBeat
+        var n = first.rounded(.up)
+        var offset = (n - first) * framesPerBeat
+        while offset < Double(frames) && beats.count < 8 {
+            beats.frames[beats.count] = start + Int64(offset.rounded(.down))
+            beats.numbers[beats.count] = Int64(n)
+            beats.count += 1
+            n += 1
+            offset += framesPerBeat
+        }
+    }
+
+    /// Leading: each beat found on beat_in this period (confident, with a tempo) moves the session
+    /// towards it: the tempo smoothed, the beat's time pulled half-way onto a whole session beat.
+    /// `inputLatency`: frames between the sound reaching the system and beat_in (capture latency).
+    mutating func lead(_ client: OpaquePointer, _ engine: UnsafeMutablePointer<Engine>, start: Int64, frames: Int,
+                       inputLatency: Int) {
+        guard let session, currentMode == .lead else { ledTempo = 0; return }
+        var cycleFrames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
+        var periodMicros: Float = 0
+        guard jack_get_cycle_times(client, &cycleFrames, &current, &next, &periodMicros) == 0, periodMicros > 0 else { return }
+        let microsPerFrame = Double(periodMicros) / Double(frames)
+        for k in 0..<Engine.beatEventCount(engine) {
+            let event = Engine.beatEvent(engine, k)
+            guard event.kind == .beat, event.bpm > 0, event.strength >= Self.minimumConfidence else { continue }
+            let now = Int64(jack_get_time())
+            let heard = Int64(current) + Int64((Double(event.frame - start - Int64(inputLatency)) * microsPerFrame).rounded())
+            var moment = entrain_link_moment()
+            entrain_link_audio_moment(session, heard, now, quantum, &moment)
+            let first = ledTempo == 0
+            ledTempo = first ? Double(event.bpm) : ledTempo + Self.tempoSmoothing * (Double(event.bpm) - ledTempo)
+            let pull = first ? 1 : Self.phaseSmoothing
+            let beat = moment.beat + pull * (moment.beat.rounded() - moment.beat)
+            entrain_link_audio_lead(session, ledTempo, beat, heard, now, quantum)
+        }
+    }
+
+    /// The beat tracker's confidence below which its beat does not lead (as the ambient engine).
+    static let minimumConfidence: Float = 0.2
+}

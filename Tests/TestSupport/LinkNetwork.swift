@@ -1,0 +1,73 @@
+import Foundation
+
+/// A private network for Ableton Link tests: a network namespace with a veth pair of its own, so
+/// Link's multicast discovery never reaches the host's interfaces. Everything that joins the
+/// session (entrain, peers) runs inside it through `ip netns exec`; JACK's sockets and shared
+/// memory are not network-scoped, so clients inside still reach the test's JACK server.
+/// Removed when the object goes away.
+public final class LinkNetwork {
+    public let namespace: String
+    private let hostSide: String
+
+    public init() throws {
+        let tag = "\(getpid() % 100_000)x\(UInt16.random(in: 0...UInt16.max))"
+        namespace = "entrain-link-\(tag)"
+        hostSide = "elk\(tag)".prefix(15).description
+        let peerSide = "elp\(tag)".prefix(15).description
+        // Both ends of the pair inside the namespace: one carries the session's address, the
+        // other gives it a carrier. Loopback up too (some Link builds look at it).
+        let address = "10.\(77 + Int.random(in: 0...100)).\(Int.random(in: 0...250)).1/24"
+        do {
+            try Self.ip(["netns", "add", namespace])
+            try Self.ip(["link", "add", hostSide, "type", "veth", "peer", "name", peerSide])
+            try Self.ip(["link", "set", hostSide, "netns", namespace])
+            try Self.ip(["link", "set", peerSide, "netns", namespace])
+            try Self.ip(["-n", namespace, "addr", "add", address, "dev", hostSide])
+            for device in [hostSide, peerSide, "lo"] { try Self.ip(["-n", namespace, "link", "set", device, "up"]) }
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    deinit { remove() }
+
+    /// The prefix that runs a command inside the namespace (it execs, keeping the pid).
+    public var exec: [String] { ["/usr/sbin/ip", "netns", "exec", namespace] }
+
+    /// Why Link tests cannot run here, or nil when they can (root, `ip`, the peer's Python module).
+    public static var unavailable: String? {
+        if getuid() != 0 { return "network namespaces need root" }
+        if !FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") { return "no /usr/sbin/ip (iproute2)" }
+        return LinkPeer.unavailable
+    }
+
+    private func remove() {
+        try? Self.ip(["netns", "delete", namespace])  // takes the veth pair with it
+    }
+
+    @discardableResult
+    static func ip(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw LinkNetworkError.ip(arguments.joined(separator: " "), output) }
+        return output
+    }
+}
+
+public enum LinkNetworkError: Error, CustomStringConvertible {
+    case ip(String, String)
+
+    public var description: String {
+        switch self {
+        case .ip(let command, let output): "ip \(command) failed: \(output)"
+        }
+    }
+}
