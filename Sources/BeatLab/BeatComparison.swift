@@ -15,6 +15,8 @@ public enum BeatComparison {
         public let cpuSeconds: Double
         /// Lock time and longest silence over the whole item.
         public let lock: LockMetrics
+        /// Beat F at the annotated and at the best metrical level.
+        public let levels: LevelScore
     }
 
     /// Ours, at a `period`-frame period with `values` (default: the table's defaults).
@@ -33,19 +35,26 @@ public enum BeatComparison {
         return Row(item: item.name, category: item.category, onsets: onsetScore,
                    beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }),
                    medianDelayMs: delays.isEmpty ? nil : delays[delays.count / 2], cpuSeconds: cpu,
-                   lock: LockMetrics.measure(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }))
+                   lock: LockMetrics.measure(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }),
+                   levels: BeatMetrics.levelScore(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }))
     }
 
     /// aubio with its defaults (aubioonset: hfc, 512/256; aubiotrack: specflux, 1024/512) on the
     /// item written as a float WAV in `directory`.
     public static func aubio(_ item: CorpusItem, directory: URL) throws -> Row {
-        let file = try item.write(to: directory)
+        try aubio(item, file: try item.write(to: directory))
+    }
+
+    /// aubio on `file`, the item's audio as it is on disk (a recording: no onset truth, so
+    /// its onset score means nothing).
+    public static func aubio(_ item: CorpusItem, file: URL) throws -> Row {
         let onsets = try AubioRunner.onsets(file: file), beats = try AubioRunner.beats(file: file)
         return Row(item: item.name, category: item.category,
                    onsets: BeatMetrics.evaluateOnsets(reference: item.onsets, estimated: onsets.times),
                    beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats.times),
                    medianDelayMs: nil, cpuSeconds: onsets.cpuSeconds + beats.cpuSeconds,
-                   lock: LockMetrics.measure(reference: item.beats, estimated: beats.times))
+                   lock: LockMetrics.measure(reference: item.beats, estimated: beats.times),
+                   levels: BeatMetrics.levelScore(reference: item.beats, estimated: beats.times))
     }
 
     /// A Markdown table: one line per item, ours then aubio's figures.
@@ -79,6 +88,33 @@ public enum BeatComparison {
                 + "\(s(row.lock.lockSeconds)) / \(other.map { s($0.lock.lockSeconds) } ?? "—") | "
                 + "\(s(row.lock.longestGapSeconds)) / \(other.map { s($0.lock.longestGapSeconds) } ?? "—") |")
         }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The recordings' table: F at the annotated and the best metrical level, continuity, lock
+    /// and the longest gap, ours then aubio's.
+    public static func recordingTable(ours: [Row], aubio: [Row]?) -> String {
+        var lines = ["| piece | F ours / aubio | best-level F ours / aubio | CMLt ours / aubio | AMLt ours / aubio | lock (s) ours / aubio | longest gap (s) ours / aubio |",
+                     "|---|---|---|---|---|---|---|"]
+        func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "—" }
+        func s(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "never" }
+        for (i, row) in ours.enumerated() {
+            let other = aubio?[i]
+            lines.append("| \(row.item) | \(f(row.levels.annotated)) / \(f(other?.levels.annotated)) | "
+                + "\(f(row.levels.best)) / \(f(other?.levels.best)) | "
+                + "\(f(row.beats.continuity.cmlt)) / \(f(other?.beats.continuity.cmlt)) | \(f(row.beats.continuity.amlt)) / \(f(other?.beats.continuity.amlt)) | "
+                + "\(s(row.lock.lockSeconds)) / \(other.map { s($0.lock.lockSeconds) } ?? "—") | "
+                + "\(s(row.lock.longestGapSeconds)) / \(other.map { s($0.lock.longestGapSeconds) } ?? "—") |")
+        }
+        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
+        func means(_ rows: [Row]) -> [Double] {
+            [mean(rows.map(\.levels.annotated)), mean(rows.map(\.levels.best)), mean(rows.map(\.beats.continuity.cmlt)),
+             mean(rows.map(\.beats.continuity.amlt))]
+        }
+        let m = means(ours), a = aubio.map(means)
+        lines.append("| **mean** | \(f(m[0])) / \(f(a?[0])) | \(f(m[1])) / \(f(a?[1])) | \(f(m[2])) / \(f(a?[2])) | \(f(m[3])) / \(f(a?[3])) | "
+            + "\(s(mean(ours.compactMap(\.lock.lockSeconds)))) / \(a == nil ? "—" : s(mean(aubio!.compactMap(\.lock.lockSeconds)))) | "
+            + "\(s(ours.map(\.lock.longestGapSeconds).max())) / \(a == nil ? "—" : s(aubio!.map(\.lock.longestGapSeconds).max())) |")
         return lines.joined(separator: "\n")
     }
 }

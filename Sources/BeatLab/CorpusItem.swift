@@ -4,6 +4,8 @@ public struct CorpusItem: Sendable {
         case steady, tempoChange, swing, noisy, noBeat
         /// Songs with a drum break: the beat goes on under held chords.
         case breaks
+        /// A real recording (see `RecordingCorpus`): truth from the music's own tempo data.
+        case recording
     }
 
     public let name: String

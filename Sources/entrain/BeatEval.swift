@@ -10,8 +10,12 @@ import Foundation
 struct BeatEval: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beat-eval",
-        abstract: "Score the beat analysis on the built-in corpus (exact ground truth), optionally against aubio.",
-        discussion: "Onsets: F-measure at ±50 ms. Beats: F-measure at ±70 ms after the first 5 s (mir_eval conventions).")
+        abstract: "Score the beat analysis on the built-in corpora or on recordings (exact ground truth), optionally against aubio.",
+        discussion: """
+        Onsets: F-measure at ±50 ms. Beats: F-measure at ±70 ms after the first 5 s (mir_eval conventions), \
+        at the annotated and at the best metrical level (annotated, double, half), CMLt/AMLt at 17.5 %. \
+        --corpus DIR scores real recordings: NAME.wav beside NAME.beats.txt (scripts/build-real-corpus.sh makes them).
+        """)
 
     @Flag(help: "Also run aubioonset and aubiotrack (Debian aubio-tools) on the same files.")
     var aubio = false
@@ -21,8 +25,10 @@ struct BeatEval: ParsableCommand {
     var items: String?
     @Option(help: "JACK period for our analysis, frames (events leave the engine at the end of a period).")
     var period = 64
-    @Option(help: "Keep the corpus here: NAME.wav with NAME.onsets.txt and NAME.beats.txt (default: a temporary folder, for aubio only).")
+    @Option(help: "Score the recordings in this folder (NAME.wav with NAME.beats.txt) instead of a built-in corpus.")
     var corpus: String?
+    @Option(help: "Keep the built-in corpus here: NAME.wav with NAME.onsets.txt and NAME.beats.txt (default: a temporary folder, for aubio only).")
+    var keep: String?
     @Option(name: .customLong("set"), help: ArgumentHelp("Set a beat parameter by its OSC address.", valueName: "address=value"))
     var assignments: [String] = []
     @Flag(help: "No progress display on stderr.")
@@ -30,13 +36,14 @@ struct BeatEval: ParsableCommand {
 
     func run() throws {
         let values = try EngineOptions.parse(assignments.flatMap { ["--set", $0] }).parameterValues()
+        if let corpus { return try scoreRecordings(in: URL(fileURLWithPath: corpus), values: values) }
         let names = items.map { $0.split(separator: ",").map(String.init) } ?? (songs ? SongCorpus.names : BeatCorpus.names)
         if songs && !SongRenderer.isAvailable { throw ValidationError("fluidsynth or the GM soundfont is missing (scripts/install-deps.sh installs them)") }
         if aubio && !AubioRunner.isAvailable { throw ValidationError("aubio-tools is not installed (scripts/install-deps.sh aubio-tools)") }
-        let directory = corpus.map { URL(fileURLWithPath: $0) }
+        let directory = keep.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("entrain-beat-corpus-\(getpid())")
         try Folder.create(directory)
-        defer { if corpus == nil { try? FileManager.default.removeItem(at: directory) } }
+        defer { if keep == nil { try? FileManager.default.removeItem(at: directory) } }
         var ours: [BeatComparison.Row] = [], theirs: [BeatComparison.Row] = []
         let progress = Progress("scoring the corpus", quiet: quiet)
         defer { progress.finish() }
@@ -50,7 +57,7 @@ struct BeatEval: ParsableCommand {
                 item = synthesized
             }
             ours.append(try BeatComparison.ours(item, values: values, period: period))
-            if corpus != nil && !aubio { try item.write(to: directory) }  // aubio's run writes it too
+            if keep != nil && !aubio { try item.write(to: directory) }  // aubio's run writes it too
             if aubio { theirs.append(try BeatComparison.aubio(item, directory: directory)) }
         }
         progress.finish()
@@ -73,5 +80,45 @@ struct BeatEval: ParsableCommand {
                        music.map(\.lock.longestGapSeconds).max() ?? 0)
         if !delays.isEmpty { text += String(format: ", median detection delay %.1f ms at a %d-frame period", mean(delays), period) }
         return text
+    }
+
+    /// The recordings in `directory`, ours (and aubio's) per piece and on average.
+    func scoreRecordings(in directory: URL, values: ParameterValues?) throws {
+        if aubio && !AubioRunner.isAvailable { throw ValidationError("aubio-tools is not installed (scripts/install-deps.sh aubio-tools)") }
+        let available: [String]
+        do { available = try RecordingCorpus.names(in: directory) } catch {
+            throw ValidationError("cannot read the corpus folder \(directory.path): \(error.localizedDescription)")
+        }
+        let names = items.map { $0.split(separator: ",").map(String.init) } ?? available
+        if let missing = names.first(where: { !available.contains($0) }) { throw ValidationError("no recording '\(missing)' (WAV and .beats.txt) in \(directory.path)") }
+        guard !names.isEmpty else { throw ValidationError("no recordings (NAME.wav with NAME.beats.txt) in \(directory.path); scripts/build-real-corpus.sh makes them") }
+        var ours: [BeatComparison.Row] = [], theirs: [BeatComparison.Row] = []
+        let progress = Progress("scoring the recordings", quiet: quiet)
+        defer { progress.finish() }
+        for (index, name) in names.enumerated() {
+            defer { progress.update(index + 1, of: names.count) }
+            let item = try RecordingCorpus.item(named: name, in: directory)
+            ours.append(try BeatComparison.ours(item, values: values, period: period))
+            if aubio { theirs.append(try BeatComparison.aubio(item, file: RecordingCorpus.file(named: name, in: directory))) }
+        }
+        progress.finish()
+        print(BeatComparison.recordingTable(ours: ours, aubio: aubio ? theirs : nil))
+        print()
+        print(recordingSummary(ours, label: "ours"))
+        if aubio {
+            print(recordingSummary(theirs, label: "aubio"))
+            let ahead = zip(ours, theirs).filter { $0.levels.best > $1.levels.best }.count
+            print("ours ahead of aubio on best-level F: \(ahead) of \(ours.count) pieces")
+        }
+    }
+
+    func recordingSummary(_ rows: [BeatComparison.Row], label: String) -> String {
+        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
+        let locks = rows.compactMap(\.lock.lockSeconds)
+        return String(format: "%@: best-level F %.3f mean (min %.3f), F %.3f, AMLt %.3f mean (min %.3f), CMLt %.3f, lock %.1f s mean (%d of %d locked, %d within 3 s), longest gap %.1f s, CPU %.2f s",
+                      label, mean(rows.map(\.levels.best)), rows.map(\.levels.best).min() ?? 0, mean(rows.map(\.levels.annotated)),
+                      mean(rows.map(\.beats.continuity.amlt)), rows.map(\.beats.continuity.amlt).min() ?? 0,
+                      mean(rows.map(\.beats.continuity.cmlt)), mean(locks), locks.count, rows.count, locks.filter { $0 <= 3 }.count,
+                      rows.map(\.lock.longestGapSeconds).max() ?? 0, rows.reduce(0) { $0 + $1.cpuSeconds })
     }
 }
