@@ -83,7 +83,7 @@ final class HostileDoorTests: LiveClientTestCase {
         while osc.request("/ping", reply: "/pong", timeout: 0.2) == nil && Date() < deadline && client.process.isRunning {}
         XCTAssertEqual(osc.request("/entrain/carrier")?.arguments.first, .float(275), client.result().error)
         XCTAssertEqual(osc.request("/midi/map")?.arguments.first, .string("none"))
-        XCTAssertEqual(osc.request("/led/arm")?.arguments.first, .int32(0))
+        XCTAssertEqual(osc.request("/led/arm")?.arguments.first, .false)
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
         XCTAssertTrue(client.result().error.contains("last-used settings: dropped"), client.result().error)
     }

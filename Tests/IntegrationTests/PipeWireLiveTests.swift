@@ -31,18 +31,18 @@ final class PipeWireLiveTests: XCTestCase {
         server.crash()  // kill -9: the daemon says no goodbye
         probe = nil
         let killed = Date()
-        try returns.waitFor("the status to say the server is gone") { osc.request("/status")?.arguments[safe: 10] == .string("gone") }
+        try waitFor("the status to say the server is gone") { osc.request("/status")?.arguments[safe: 10] == .string("gone") }
         print("pipewire: the daemon's death was noticed after \(String(format: "%.2f", Date().timeIntervalSince(killed))) s")
         XCTAssertNotNil(osc.request("/ping", reply: "/pong"), "OSC answers with the daemon away")
 
         try server.restart()
         let back = try JackRecorder(server: server.name, channels: 1, seconds: 1, name: "probe")
         try back.waitForPort("entrain:haptic", timeout: 15)
-        try returns.waitFor("the connection to be restored") { back.connections(of: "entrain:entrainment_L") == ["probe:in_1"] }
+        try waitFor("the connection to be restored") { back.connections(of: "entrain:entrainment_L") == ["probe:in_1"] }
         let take = try back.record()[0]
         XCTAssertEqual(Spectrum(take, sampleRate: Double(server.sampleRate)).peak(from: 200, to: 400).frequency, 321, accuracy: 1,
                        "the carrier set before the daemon died plays after it")
-        try returns.waitFor("the status to say the server is up") { osc.request("/status")?.arguments[safe: 10] == .string("up") }
+        try waitFor("the status to say the server is up") { osc.request("/status")?.arguments[safe: 10] == .string("up") }
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
         XCTAssertEqual(client.result().status, 0, client.result().error)
         XCTAssertTrue(client.result().error.contains("JACK server is back"), client.result().error)
@@ -57,7 +57,7 @@ final class PipeWireLiveTests: XCTestCase {
         let (client, osc) = try returns.launch([], on: server, probe: &probe)
         defer { if client.process.isRunning { client.signal(SIGKILL, waitUpTo: 2) } }
         XCTAssertEqual(jack_set_buffer_size(probe!.client, 128), 0)
-        try returns.waitFor("the status to report a 128-frame period") {
+        try waitFor("the status to report a 128-frame period") {
             osc.request("/status")?.arguments[safe: 11] == .int32(128)
         }
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))

@@ -20,10 +20,10 @@ final class ReleaseTests: XCTestCase {
         let result = try EntrainBinary.run(["--version"])
         XCTAssertEqual(result.status, 0, result.error)
         let line = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let parts = try XCTUnwrap(line.wholeMatch(of: /(\d+\.\d+\.\d+)(?: \(commit ([0-9a-f]{12}(?:-dirty)?)\))?/), line)
+        let parts = try XCTUnwrap(line.wholeMatch(of: #/(\d+\.\d+\.\d+)(?: \(commit ([0-9a-f]{12}(?:-dirty)?)\))?/#), line)
 
         let changelog = try String(contentsOf: EntrainBinary.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let top = try XCTUnwrap(changelog.firstMatch(of: /\n## (\d+\.\d+\.\d+) \(\d{4}-\d{2}-\d{2}\)\n/), "CHANGELOG.md has a release heading")
+        let top = try XCTUnwrap(changelog.firstMatch(of: #/\n## (\d+\.\d+\.\d+) \(\d{4}-\d{2}-\d{2}\)\n/#), "CHANGELOG.md has a release heading")
         XCTAssertEqual(String(parts.1), String(top.1), "the binary's version is CHANGELOG.md's top release")
 
         // When make stamped a commit, that is the one compiled in (a stamp the build missed shows here).
@@ -45,7 +45,7 @@ final class ReleaseTests: XCTestCase {
         let units = prefix.appendingPathComponent("lib/systemd/user")
         let service = try String(contentsOf: units.appendingPathComponent("entrain.service"), encoding: .utf8)
         XCTAssertTrue(service.contains("ExecStart=\(prefix.path)/bin/entrain run $ENTRAIN_OPTIONS"), service)
-        let timeout = try XCTUnwrap(service.firstMatch(of: /\nTimeoutStopSec=(\d+)\n/).flatMap { Double($0.1) })
+        let timeout = try XCTUnwrap(service.firstMatch(of: #/\nTimeoutStopSec=(\d+)\n/#).flatMap { Double($0.1) })
         XCTAssertGreaterThanOrEqual(timeout, 2 + 5, "the default 2 s fade-out and a margin")
 
         // systemd reads an instance from a file named like one; the template's %i then applies.

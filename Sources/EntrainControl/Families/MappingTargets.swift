@@ -20,14 +20,14 @@ public enum MappingTargets {
     }
 
     /// Refuses `change` when a target it names may not follow a source. `lookup` finds the
-    /// client's descriptors; an address it does not know is refused when `unknownIsError`
-    /// (a running client), else left to the running client (a file naming a plugin's control).
-    public static func check(_ change: ControlChange, in lookup: (String) -> ControlDescriptor?, unknownIsError: Bool = true) throws(ControlError) {
+    /// client's descriptors; an address it does not know is refused, but for a plugin's control
+    /// when `pluginsKnown` is false (a file read before its plugins load: the running client checks).
+    public static func check(_ change: ControlChange, in lookup: (String) -> ControlDescriptor?, pluginsKnown: Bool = true) throws(ControlError) {
         let (addresses, source) = targets(of: change)
         for address in addresses {
             if HRVFamily.owns(address) { throw ControlError(address, "an HRV address cannot be a mapping target") }
             guard let descriptor = lookup(address) else {
-                if unknownIsError { throw ControlError(address, "unknown address (\(source) cannot move it)") }
+                if pluginsKnown || !address.hasPrefix(FxChainAddresses.prefix) { throw ControlError.unknown(address) }
                 continue
             }
             try descriptor.checkMappable(by: source)

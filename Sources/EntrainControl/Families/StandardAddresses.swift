@@ -31,7 +31,7 @@ public enum StandardAddresses {
         guard let descriptor = byAddress[address] else { throw .unknown(address) }
         try descriptor.check(door: door)
         let change = ControlChange(address, try descriptor.parse(given))
-        try MappingTargets.check(change, in: Self.descriptor, unknownIsError: false)
+        try MappingTargets.check(change, in: Self.descriptor, pluginsKnown: false)
         return change
     }
 }
