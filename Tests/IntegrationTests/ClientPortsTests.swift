@@ -12,7 +12,8 @@ final class ClientPortsTests: LiveClientTestCase {
 
         let ports = probe.ports(ofClient: "entrain")
         let expected: [(String, Bool)] = [("entrainment_L", true), ("entrainment_R", true), ("ambient_L", true),
-                                          ("ambient_R", true), ("beat_in", false), ("led", true), ("haptic", true)]
+                                          ("ambient_R", true), ("beat_in", false), ("mix_L", false), ("mix_R", false),
+                                          ("led", true), ("haptic", true)]
         XCTAssertEqual(Set(ports.map(\.name)), Set(expected.map(\.0)))
         for (name, isOutput) in expected {
             guard let port = ports.first(where: { $0.name == name }) else { continue }

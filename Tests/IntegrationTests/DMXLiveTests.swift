@@ -97,7 +97,8 @@ final class DMXLiveTests: LiveClientTestCase {
         let receiver = try DMXTestReceiver(.sACN)
         defer { receiver.stop() }
         let rec = try recorder(channels: 1, seconds: 0.2)
-        let (client, _, osc) = try startWithOSC(["--sacn", "127.0.0.1:\(receiver.port)", "--dmx-universe", "7",
+        // Armed: a channel on a haptic port is dark until the strobe is (it could flash).
+        let (client, _, osc) = try startWithOSC(["--sacn", "127.0.0.1:\(receiver.port)", "--dmx-universe", "7", "--arm-strobe",
                                                  "--dmx-map", "1=led,3=haptic_intensity:16",
                                                  "--set", "/led/source/manual=1", "--set", "/led/manual=0.8",
                                                  "--set", "/haptic/source=manual", "--set", "/haptic/intensity=0.5", "--set", "/haptic/level=1"], recorder: rec)
