@@ -62,6 +62,7 @@ public final class AvahiTestDaemon {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
+        try out.fileHandleForWriting.close()  // else our own copy of the write end keeps the read from ever ending
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
