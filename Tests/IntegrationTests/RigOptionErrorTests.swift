@@ -15,7 +15,7 @@ final class RigOptionErrorTests: XCTestCase {
             (["--dmx-rate", "50"], "--dmx-rate must be 1 to 44"),
             (["--midi-channel", "17"], "--midi-channel must be 1 to 16"),
             (["--midi-beat-note", "128"], "--midi-beat-note must be 0 to 127"),
-            (["--midi-clock-source", "grid"], "--midi-clock-source must be beat or transport"),
+            (["--midi-clock-source", "grid"], "--midi-clock-source must be beat, transport or link"),
             (["--set", "/dmx/map=1=nothing"], "DMX map entry '1=nothing'"),
         ]
         for (arguments, reason) in cases {
