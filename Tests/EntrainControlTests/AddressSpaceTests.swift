@@ -210,7 +210,7 @@ final class AddressSpaceTests: XCTestCase {
         """
         XCTAssertThrowsError(try SessionDecoder.decode(session, file: "s.json")) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.contains("s.json:2:17: error: stage 1: \"set\": /led/arm cannot be set from a file"), text)
+            XCTAssertTrue(text.contains("s.json:2:17: error: stage 1: \"set\": /led/arm: only a person may set this (never a file)"), text)
             XCTAssertTrue(text.contains("s.json:3:25: error: stage 1: \"set\": /ambient/tension: 3 is out of range 0–1"), text)
             XCTAssertTrue(text.contains("s.json:4:20: error: stage 1: \"set\": /led/source: unknown name 'disco'"), text)
             XCTAssertTrue(text.contains("s.json:5:18: error: stage 1: \"set\": /no/where: unknown address"), text)

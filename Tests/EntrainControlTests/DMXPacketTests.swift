@@ -93,7 +93,7 @@ final class DMXChannelMapTests: XCTestCase {
 
     func testChannelsCarryEightAndSixteenBitValuesWithGainAndFixedLevels() throws {
         let map = try DMXChannelMap(parsing: "1=led, 2=led_2*0.5, 3=haptic_intensity:16, 9=200, 10=led:8*2")
-        let out = map.channels(values([0: 0.5, 1: 1, 8: 0.25]))
+        let out = map.channels(values([0: 0.5, 1: 1, 8: 0.25]), armed: true)  // armed: the haptic channel shows too
         XCTAssertEqual(out.count, 512)
         XCTAssertEqual(out[0], 128, "0.5 × 255 = 127.5, rounded")
         XCTAssertEqual(out[1], 128, "gain 0.5 on 1.0")
