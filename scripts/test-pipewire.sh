@@ -18,6 +18,6 @@ subset=(
   'MIDILiveTests/testDrumsAt120BPMGiveFortyEightClocksASecondAndNotesOnTheBeatFrames'
   'TransportLiveTests/testTheMIDIClockFollowsJackTransportsTempoAndItsStartAndStop'
 )
-filter=$(IFS='|'; echo "${subset[*]}")
+filter=$(printf 'IntegrationTests.%s,' "${subset[@]}")
 echo "test-pipewire: $(pw-jack true 2>/dev/null; pipewire --version | grep -o 'libpipewire [0-9.]*'); ${#subset[@]} groups of live tests"
-exec "$here/test.sh" pw-jack env ENTRAIN_TEST_SERVER=pipewire "$@" --filter "$filter"
+TEST_FILTER=${filter%,} exec "$here/test.sh" pw-jack env ENTRAIN_TEST_SERVER=pipewire

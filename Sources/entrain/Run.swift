@@ -166,13 +166,19 @@ struct Run: ParsableCommand {
         }
 
         let meter = PeakMeter()
-        let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
+        let oscServer = try makeOSC(current: current, client: client, meter: meter, transport: transport, library: library,
                                      space: space, ambient: ambientControl, heart: heart, fx: fx, logger: logger)
         defer { oscServer?.stop() }
         let heartPort = try hrv.listener(heart, osc: osc, logger: logger)
         defer { heartPort?.stop() }
         let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, clientName: client.name, logger: logger) }
         defer { discovery?.0.stop(); discovery?.1?.stop() }
+        // OSC answers only once OSCQuery listens too: a tool that heard /pong finds the tree.
+        // (Its socket is bound already: what arrives meanwhile waits in the kernel's buffer.)
+        if let oscServer {
+            oscServer.start()
+            logger.info("OSC on udp://\(oscServer.address)\(oscServer.tcpAddress.map { " and tcp://\($0)" } ?? "")")
+        }
         let managedState = { [preset, ambient] () -> (NSMState, String) in
             let place = transport.place
             let playing = place.flatMap { p in p.file.map { NSMState.SessionPlace(file: $0.path, state: p.state.rawValue, position: p.position) } }
@@ -248,7 +254,7 @@ struct Run: ParsableCommand {
         DataDirectories().search(kind, local: given)
     }
 
-    private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
+    private func makeOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
                           library: Library, space: AddressSpace, ambient: AmbientController, heart: HRVController,
                           fx: Fx, logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
@@ -261,8 +267,6 @@ struct Run: ParsableCommand {
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, report: { transport.report() + heart.monitor.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)
-        server.start()
-        logger.info("OSC on udp://\(server.address)\(server.tcpAddress.map { " and tcp://\($0)" } ?? "")")
         return server
     }
 }

@@ -24,8 +24,14 @@ final class BeatLiveTests: LiveClientTestCase {
             received.filter { $0.message.message.address == address }.map { $0.message.timetag.unixTime - start }
         }
         let onsets = times("/beat/onset"), beats = times("/beat/beat")
-        let onsetScore = BeatMetrics.evaluateOnsets(reference: item.onsets, estimated: onsets)
-        let beatScore = BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats)
+        // The truth where the player really played it: a cycle the player lost to an xrun put its
+        // later samples that much later on JACK's time line.
+        let rate = Double(server.sampleRate)
+        func played(_ seconds: [Double]) -> [Double] {
+            seconds.compactMap { t in drums.jackFrame(ofSample: Int((t * rate).rounded())).map { drums.unixTime(ofJackFrame: $0) - start } }
+        }
+        let onsetScore = BeatMetrics.evaluateOnsets(reference: played(item.onsets), estimated: onsets)
+        let beatScore = BeatMetrics.evaluateBeats(reference: played(item.beats), estimated: beats)
         XCTAssertGreaterThanOrEqual(onsetScore.f, 0.95, "onset F-measure (±50 ms), \(onsets.count) onsets for \(item.onsets.count)")
         XCTAssertGreaterThanOrEqual(beatScore.events.f, 0.95, "beat F-measure (±70 ms, after 5 s), \(beats.count) beats")
         // Time tags carry the attack's own time. The player's clock and ours are two estimates of
@@ -34,7 +40,7 @@ final class BeatLiveTests: LiveClientTestCase {
         let median = try XCTUnwrap(onsetScore.medianErrorMs)
         XCTAssertLessThan(abs(median), 10, "median onset time-tag error")
         XCTAssertLessThan(abs((beatScore.events.medianErrorMs ?? 99) - median), 3, "beats against onsets")
-        let spread = BeatMetrics.fMeasure(reference: item.onsets, estimated: onsets, window: BeatMetrics.onsetWindow).matched
+        let spread = BeatMetrics.fMeasure(reference: played(item.onsets), estimated: onsets, window: BeatMetrics.onsetWindow).matched
             .map { abs(($0.est - $0.ref) * 1000 - median) }.sorted()
         XCTAssertLessThan(spread[spread.count * 9 / 10], 1.5, "90 % of onset time tags within 1.5 ms of the median offset")
 
