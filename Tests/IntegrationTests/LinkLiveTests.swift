@@ -114,7 +114,8 @@ final class LinkLiveTests: XCTestCase {
             defer { try? FileManager.default.removeItem(at: report) }
             let probe = try JackBeatProbe(server: server.name)
             let client = try launch(name: "entrain", arguments, environment: ["LD_PRELOAD": library.path, "ENTRAIN_RT_PROBE_OUT": report.path])
-            let clicks = try JackPlayer(server: server.name, samples: Self.clicks(bpm: 120, seconds: 6, sampleRate: server.sampleRate), name: "clicks")
+            // Long enough for the tracker to lock and flash 8 times through xruns (it needs a few beats).
+            let clicks = try JackPlayer(server: server.name, samples: Self.clicks(bpm: 120, seconds: 15, sampleRate: server.sampleRate), name: "clicks")
             try clicks.connect(to: "entrain:beat_in")
             try probe.connectLight(from: "entrain:led")
             try peer.waitFor("the peer to see entrain") { $0.peers >= 1 }

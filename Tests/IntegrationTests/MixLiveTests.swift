@@ -48,7 +48,8 @@ final class MixLiveTests: LiveClientTestCase {
         thread.start()
         player.play()
         while !thread.isFinished { usleep(10_000) }
-        let xruns = rec.xruns
+        // A cycle the player lost moves the rest of the music a period later than the render has it.
+        let xruns = rec.xruns + player.timeline.losses.count
         guard take.samples.count == 2 else { return ("nothing recorded", xruns) }
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mixlive-\(UUID().uuidString)")

@@ -83,8 +83,10 @@ struct OSCQueryTree {
             let aside = nested && !node.children.isEmpty && value != nil
             // A node without a value to read (a command, a stream entrain sends, a metric not yet
             // measured) answers ACCESS 0, "no value": what the proposal says of it, and what
-            // python-oscquery requires.
+            // python-oscquery requires. What may be done with it (a command is written) stays
+            // readable under ENTRAIN_ACCESS.
             out["ACCESS"] = value == nil || aside ? 0 : method.access.rawValue
+            if value == nil, method.access.rawValue != 0 { out["ENTRAIN_ACCESS"] = method.access.rawValue }
             out["DESCRIPTION"] = method.description
             if let type = method.type { out["TYPE"] = type }
             if let range = method.range { out["RANGE"] = range }
