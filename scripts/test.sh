@@ -20,15 +20,16 @@ trap 'rm -rf "$work"' EXIT
 bundle=$(ls -d .build/debug/*PackageTests.xctest 2>/dev/null | head -1)
 [ -x "$bundle" ] || { echo "make test: no test bundle under .build/debug (run swift build --build-tests)" >&2; exit 1; }
 classes=$("$bundle" --list-tests | grep -oE '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' | tr -d / | sort -u)
-live=$(grep '^IntegrationTests\.' <<<"$classes" | paste -sd, -)
-rest=$(grep -v '^IntegrationTests\.' <<<"$classes" | paste -sd, -)
+# Integration tests that start no server (they run the binary offline) compute like the unit tests.
+offline='^IntegrationTests\.(AmbientRenderTests|RenderCommandTests|RenderFormatTests|SBaGenPeerTests|ValidateCommandTests|LongPeriodBeatEventTests|ReleaseTests)$'
+live=$(grep '^IntegrationTests\.' <<<"$classes" | grep -vE "$offline" | paste -sd, -)
+rest=$( (grep -v '^IntegrationTests\.' <<<"$classes"; grep -E "$offline" <<<"$classes") | paste -sd, -)
 
 # Runs the bundle (under the wrapper command, if any) on a selection, its output into a log, in its
 # own process group; stops the group when the log has not grown for TEST_HANG_SECONDS.
 watched() {
     local log=$1 selection=$2 pid size last=-1 idle=0 limit=${TEST_HANG_SECONDS:-300}
     shift 2
-    : > "$log"
     setsid "$@" "$bundle" ${selection:+"$selection"} > "$log" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
@@ -49,6 +50,7 @@ watched() {
 wrapper=("$@")
 
 started=$(date +%s)
+: > "$work/all.log"; : > "$work/live.log"; : > "$work/rest.log"  # before tail follows them
 if [ -n "${TEST_FILTER:-}" ] || [ "${TEST_SHARDS:-2}" = 1 ]; then
     watched "$work/all.log" "${TEST_FILTER:-}" "${wrapper[@]}" &
     pid=$!

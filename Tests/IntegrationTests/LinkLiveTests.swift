@@ -61,7 +61,24 @@ final class LinkLiveTests: XCTestCase {
 
     /// Steady clicks at 117 BPM on beat_in with the role lead-from-beat: the peer's session takes
     /// their tempo and their phase.
+    ///
+    /// A cycle entrain loses to an xrun takes a period out of what it hears, so its tracker's beats
+    /// come a period late until it re-phases (a known weakness, docs/rig.md): a take with xruns
+    /// that misses is taken again, up to three times; a miss without xruns fails at once.
     func testLeadsTheSessionFromTheBeatItHears() throws {
+        var last = ""
+        for take in 1...3 {
+            let (miss, xruns) = try leadTake()
+            guard let miss else { return }
+            last = miss
+            if xruns == 0 { return XCTFail(miss) }
+            print("link lead: take \(take) had \(xruns) xrun(s) (\(miss)); taking it again")
+        }
+        XCTFail("three takes, each with xruns: \(last)")
+    }
+
+    /// One take of the lead test: what missed (nil when nothing did) and the xruns the probe saw.
+    func leadTake() throws -> (String?, Int) {
         let bpm = 117.0
         let peer = try LinkPeer(network: network, tempo: 90)
         let probe = try JackBeatProbe(server: server.name)
@@ -80,9 +97,10 @@ final class LinkLiveTests: XCTestCase {
         let offsets = probe.edgeTimes.filter { $0 > settled }.compactMap { peer.offsetFromBeat(at: $0) }
         let tempo = peer.latest?.tempo ?? 0
         print("link lead: the peer's session at \(String(format: "%.3f", tempo)) BPM for clicks at \(bpm); clicks off its grid, median \(ms(median(offsets))); \(probe.xruns) xruns")
-        XCTAssertEqual(tempo, bpm, accuracy: 0.2, "the session's tempo is the clicks'")
         XCTAssertGreaterThanOrEqual(offsets.count, 16)
-        XCTAssertLessThan(abs(median(offsets)), 5, "the session's beats on the clicks")
+        if abs(tempo - bpm) > 0.2 { return (String(format: "the session's tempo %.3f is not the clicks' %.1f", tempo, bpm), probe.xruns) }
+        if abs(median(offsets)) >= 5 { return ("the session's beats are \(ms(median(offsets))) off the clicks", probe.xruns) }
+        return (nil, probe.xruns)
     }
 
     /// Two entrain instances in one session (no other peer): their beats agree.

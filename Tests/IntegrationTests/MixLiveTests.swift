@@ -1,3 +1,4 @@
+import EntrainDSP
 import EntrainEngine
 import Foundation
 import TestSupport
@@ -68,7 +69,7 @@ final class MixLiveTests: LiveClientTestCase {
             return ("the music never arrived", xruns)
         }
         let firstSound = try XCTUnwrap(Self.music.firstIndex { $0 != 0 })
-        let limiterDelay = 551
+        let limiterDelay = PeakLimiter(sampleRate: Double(Self.rate), ceilingDecibels: -1).latency  // the output's look-ahead
         let arrival = e + (cm - c0) - limiterDelay - firstSound  // engine frame of the music's first sample
         guard arrival >= 0 else { return ("music arrived before the engine started?", xruns) }
         // The same music, on the same engine frame, through render --mix.
