@@ -66,15 +66,7 @@ final class LinkLiveTests: XCTestCase {
     /// come a period late until it re-phases (a known weakness, docs/rig.md): a take with xruns
     /// that misses is taken again, up to three times; a miss without xruns fails at once.
     func testLeadsTheSessionFromTheBeatItHears() throws {
-        var last = ""
-        for take in 1...3 {
-            let (miss, xruns) = try leadTake()
-            guard let miss else { return }
-            last = miss
-            if xruns == 0 { return XCTFail(miss) }
-            print("link lead: take \(take) had \(xruns) xrun(s) (\(miss)); taking it again")
-        }
-        XCTFail("three takes, each with xruns: \(last)")
+        try judgeThroughXruns("link lead", leadTake)
     }
 
     /// One take of the lead test: what missed (nil when nothing did) and the xruns the probe saw.
