@@ -99,12 +99,9 @@ public struct SessionProgram: Sendable {
             guard let spec = try? table.entry(for: change.address).spec else { continue }
             let before = slides[change.address].map { Self.value(of: $0, at: change.frame) } ?? change.value
             // A toggle or a choice takes its new value at once (a strike half on would strike again).
-            guard case .continuous = spec.kind else {
-                if slides[change.address] == nil { order.append(change.address) }
-                slides[change.address] = (change.value, change.value, change.frame, 0, false)
-                continue
-            }
-            let length = Int64(saturating: (change.glide ?? spec.glideSeconds) * sampleRate)
+            var continuous = false
+            if case .continuous = spec.kind { continuous = true }
+            let length = continuous ? Int64(saturating: (change.glide ?? spec.glideSeconds) * sampleRate) : 0
             if slides[change.address] == nil { order.append(change.address) }
             slides[change.address] = (before, change.value, change.frame, length, change.exponential ?? spec.glidesExponentially)
         }
