@@ -78,7 +78,13 @@ final class TransportLiveTests: LiveClientTestCase {
     /// with jack_transport_query every cycle sees tick 0 on the beats the MIDI clock marks (the
     /// detected ones), with the count never going back, although the transport began rolling
     /// before the tracker had locked.
+    /// A phase step of a period (an xrun on beat_in) is caught up by the MIDI clock at about
+    /// 0.1 % a beat, so a take with xruns that misses is taken again (judgeThroughXruns).
     func testAsTimebaseMasterItsBeatsStartOnTheDetectedBeats() throws {
+        try judgeThroughXruns("timebase master", timebaseTake)
+    }
+
+    private func timebaseTake() throws -> (miss: String?, xruns: Int) {
         let server = try self.server
         guard let tool = try JackTransportTool(server: server.name) else { throw XCTSkip("jack_transport is not installed (jackd2)") }
         defer { tool.quit() }
@@ -126,15 +132,17 @@ final class TransportLiveTests: LiveClientTestCase {
         }
         let detected = steady.map { notes[$0] }.filter { $0 > from && $0 < to }
         XCTAssertGreaterThan(detected.count, 10, "steady beat notes between the lock and the end: \(notes.count) notes, median gap \(median)")
-        guard !detected.isEmpty, !wraps.isEmpty else { return }  // (a failure above, not a crash that ends the run)
+        let xruns = rec.xruns + drums.timeline.losses.count
+        guard !detected.isEmpty, !wraps.isEmpty else { return (nil, xruns) }  // (a failure above, not a crash that ends the run)
         let offDetected = detected.map { d in wraps.map { abs($0 - d) }.min() ?? .infinity }
         let offAnnotated = wraps.map { w in annotated.map { abs($0 - w) }.min() ?? .infinity }
         // A tick is 1/1920 beat (17 frames at 90 BPM): the position says where a beat began to the tick.
         let sortedOff = offDetected.sorted()
-        XCTAssertLessThan(sortedOff[sortedOff.count / 2] / rate, 0.001, "tick 0 on the detected beats (median): \(offDetected)")
-        XCTAssertLessThan(sortedOff[sortedOff.count * 4 / 5] / rate, 0.003, "tick 0 on the detected beats (4 in 5): \(offDetected)")
         XCTAssertLessThan(offAnnotated.max()! / rate, 0.02, "and so on the drums' beats: \(offAnnotated)")
-        print(String(format: "timebase master: tick 0 within %.2f ms of the detected beats (median %.2f ms; %.2f ms of the annotated) over %d beats",
-                     offDetected.max()! / rate * 1000, sortedOff[sortedOff.count / 2] / rate * 1000, offAnnotated.max()! / rate * 1000, detected.count))
+        print(String(format: "timebase master: tick 0 within %.2f ms of the detected beats (median %.2f ms; %.2f ms of the annotated) over %d beats, %d xrun(s)",
+                     offDetected.max()! / rate * 1000, sortedOff[sortedOff.count / 2] / rate * 1000, offAnnotated.max()! / rate * 1000, detected.count, xruns))
+        if sortedOff[sortedOff.count / 2] / rate >= 0.001 { return ("tick 0 off the detected beats (median): \(offDetected)", xruns) }
+        if sortedOff[sortedOff.count * 4 / 5] / rate >= 0.003 { return ("tick 0 off the detected beats (4 in 5): \(offDetected)", xruns) }
+        return (nil, xruns)
     }
 }
