@@ -74,10 +74,11 @@ public struct ClientCommands: Sendable {
 
     static let statusReply = """
         `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds s:server \
-        i:period i:server_returns f:slowest_period` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent \
+        i:period i:server_returns f:slowest_period i:connections` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent \
         of the JACK period; `server` is `up`, or `gone` while the JACK server is away and the client looks for it; `period` in \
         frames; `server_returns` counts the server's returns; `slowest_period` is the slowest process callback of the last whole \
-        second, in percent of the period: 100 or more is an overrun)
+        second, in percent of the period: 100 or more is an overrun; `connections` counts our ports' connections as remembered for a \
+        server's return, settled a quarter of a second after the last change)
         """
 
     var commands: [DeclaredCommand] { Self.declarations.map { $0.bound(to: self) } }
