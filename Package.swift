@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
         // FLAC, Ogg Vorbis and Opus renders, and the files `render --mix` reads.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Ableton Link (Debian's header-only ableton-link-dev, with asio) behind a small C API.
         .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
                 linkerSettings: [.linkedLibrary("pthread")]),
@@ -73,7 +74,7 @@ let package = Package(
         // served from the binary, controller layouts and mDNS advertising, all generated from
         // the address space.
         .target(name: "EntrainDiscovery",
-                dependencies: ["EntrainControl", "EntrainAddressSpace",
+                dependencies: ["EntrainControl", "EntrainAddressSpace", "CZlib",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
