@@ -45,13 +45,13 @@ let package = Package(
         .target(name: "EntrainFiles"),
         // Pure DSP building blocks: value types, no I/O, no allocation after init.
         .target(name: "EntrainDSP", swiftSettings: realtimeFlags),
-        // Parameter table, commands, the command ring and the plugin contract.
-        .target(name: "EntrainCore", dependencies: ["EntrainDSP"], swiftSettings: realtimeFlags),
+        // Parameter table (address-space descriptors), commands, the command ring and the plugin contract.
+        .target(name: "EntrainCore", dependencies: ["EntrainDSP", "EntrainAddressSpace"], swiftSettings: realtimeFlags),
         // The engine: plugins (one folder each under Plugins/), master section, clock, offline
         // renderer, WAV files. Plugins share the engine's module so the real-time checker sees
         // every call in unoptimised builds too.
         .target(name: "EntrainEngine",
-                dependencies: ["EntrainDSP", "EntrainCore", "EntrainFiles", "CFFTW", "CSndFile",
+                dependencies: ["EntrainDSP", "EntrainCore", "EntrainAddressSpace", "EntrainFiles", "CFFTW", "CSndFile",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: realtimeFlags),
         // The JACK client: ports, callbacks, metadata, latency, and Ableton Link's session.
@@ -60,6 +60,7 @@ let package = Package(
                 swiftSettings: realtimeFlags),
         // The one address space: descriptors, values, the rules that read them, and the family
         // contract every surface (OSC, --set, feedback, schema, presets, sessions) loops over.
+        // It sits below the engine: the engine's parameters are its descriptors.
         .target(name: "EntrainAddressSpace"),
         // Heart-rate variability: RR intervals in, artifacts out, the standard measures, spectral
         // coherence, and the EBS metrics, phase space and modes. Pure Swift, Foundation only.
@@ -114,7 +115,7 @@ let package = Package(
                 path: "Tests/TestSupport"),
         .testTarget(name: "HRVTests", dependencies: ["EntrainHRV", "TestSupport"]),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
-        .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
+        .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainFuzzing", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
                                                               "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "LV2Tests", dependencies: ["EntrainLV2", "EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
