@@ -21,7 +21,7 @@ public struct ClientCommands: Sendable {
     public static let declarations: [CommandDeclaration<ClientCommands>] = [
         .init(CommandDescriptor("/panic", trigger: .always, """
             light and haptic ports dark from the first frame of the engine's next period; the audio pairs fade out over \
-            \(ParameterSpec.format(EngineHost.panicFadeSeconds * 1000)) ms (no click) and are silent from then plus the limiter's \
+            \(ControlDescriptor.format(EngineHost.panicFadeSeconds * 1000)) ms (no click) and are silent from then plus the limiter's \
             look-ahead (1.5 ms: \(Int(0.0015 * 48_000) + Int(EngineHost.panicFadeSeconds * 48_000) - 1) frames at 48 kHz in all); \
             held until `/resume`. Never queued, never refused
             """)) { client, _ in
