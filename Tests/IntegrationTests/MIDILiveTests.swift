@@ -109,7 +109,10 @@ final class MIDILiveTests: LiveClientTestCase {
         let grid = beats.filter { $0 > firstEnd + UInt32(11 * rate) && $0 < secondStart }
         let gridGaps = zip(grid, grid.dropFirst()).filter { heardWhole($0, $1) }.map { Int($1) - Int($0) }
         XCTAssertFalse(gridGaps.isEmpty)
-        XCTAssertTrue(gridGaps.allSatisfy { abs($0 - 28_800) <= 2 }, "on the phrase grid: \(gridGaps)")
+        // A cycle lost to an xrun steps the phase by a period, which the clock catches up at about
+        // 0.1 % a beat (29 frames here): with losses in the take, that much room.
+        let room = lost.isEmpty ? 2 : 43
+        XCTAssertTrue(gridGaps.allSatisfy { abs($0 - 28_800) <= room }, "on the phrase grid: \(gridGaps) (\(lost.count) cycle(s) lost)")
         // ...and back on the drums' beats (their annotated frames) for their last 4 seconds.
         let truth = try item.beats.filter { Int($0 * rate) < part.count }.map { try played(part.count + silence + Int($0 * rate)) }
             .filter { $0 > secondEnd - UInt32(4 * rate) && $0 < secondEnd }
