@@ -66,10 +66,12 @@ extension ControlDescriptor {
         return false
     }
 
-    /// An engine number as a person reads it: option names, on/off, numbers with their unit.
+    /// An engine number as a person reads it: option names, on/off, numbers to six significant
+    /// digits (a glide's way-points are not round: 974.059 Hz, not 974.0586065222449) with their unit.
     public func describe(number: Double) -> String {
         let value = value(number: number)
-        if case .number = value, !unit.isEmpty { return "\(value) \(unit)" }
-        return value.description
+        guard case .number(let n) = value else { return value.description }
+        let digits = String(format: "%.6g", n)
+        return unit.isEmpty ? digits : "\(digits) \(unit)"
     }
 }

@@ -13,6 +13,15 @@ final class ParameterTableTests: XCTestCase {
         XCTAssertNoThrow(try table.checkConstraints(table.defaults))
     }
 
+    /// The status line's words: names for choices, numbers to six significant digits with the unit.
+    func testValuesAreDescribedAsAPersonReadsThem() throws {
+        let carrier = try table.entry(for: "/entrain/carrier").descriptor
+        XCTAssertEqual(carrier.describe(number: 974.0586065222449), "974.059 Hz")
+        XCTAssertEqual(carrier.describe(number: 200), "200 Hz")
+        XCTAssertEqual(try table.entry(for: "/entrain/beat").descriptor.describe(number: 89.99999761581421), "90 Hz")
+        XCTAssertEqual(try table.entry(for: "/entrain/mode").descriptor.describe(number: 1), "monaural")
+    }
+
     func testOutOfRangeIsRejectedWithTheRangeInTheMessage() throws {
         let host = try TestEngine.host()
         XCTAssertThrowsError(try host.change("/entrain/carrier", 2000)) { error in
