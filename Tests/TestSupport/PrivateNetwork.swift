@@ -50,16 +50,8 @@ public final class PrivateNetwork {
 
     @discardableResult
     static func ip(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw PrivateNetworkError.ip(arguments.joined(separator: " "), output) }
+        let (status, output) = try runProcess("/usr/sbin/ip", arguments)
+        guard status == 0 else { throw PrivateNetworkError.ip(arguments.joined(separator: " "), output) }
         return output
     }
 }

@@ -1,3 +1,5 @@
+import EntrainAddressSpace
+
 /// The pieces of TouchOSC's layout XML (`<lexml version="3">`, stored zlib-compressed as
 /// `.tosc`): nodes with properties, values and OSC messages. Every OSC path here is a constant
 /// partial: the address a control sends never depends on a name or index at run time.
@@ -77,5 +79,5 @@ enum TouchOSCNodes {
                                .leaf("scaleMin", number(scale.lowerBound)), .leaf("scaleMax", number(scale.upperBound))])
     }
 
-    static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
+    static func number(_ x: Double) -> String { ControlDescriptor.format(x) }
 }
