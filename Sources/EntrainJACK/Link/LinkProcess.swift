@@ -27,8 +27,9 @@ struct LinkProcess: ~Copyable {
     var midi = Beats()
     var tempo = 0.0
     var framesPerBeat = 0.0
-    /// Leading: the tempo committed (smoothed towards the detected one); 0 = not leading yet.
+    /// Leading: the tempo committed (a line through the last beats heard); 0 = not leading yet.
     var ledTempo = 0.0
+    var ledBeats = BeatLineFit()
 
     struct Beats {
         var frames = InlineArray<8, Int64>(repeating: 0)
@@ -36,7 +37,6 @@ struct LinkProcess: ~Copyable {
         var count = 0
     }
 
-    static let tempoSmoothing = 0.25
     static let phaseSmoothing = 0.5
 
     var currentMode: Mode { Mode(rawValue: mode.load(ordering: .relaxed)) ?? .off }
@@ -84,11 +84,13 @@ struct LinkProcess: ~Copyable {
     }
 
     /// Leading: each beat found on beat_in this period (confident, with a tempo) moves the session
-    /// towards it: the tempo smoothed, the beat's time pulled half-way onto a whole session beat.
+    /// towards the line through the last beats heard (`BeatLineFit`): its tempo, and its time
+    /// pulled half-way onto a whole session beat. Times are wall-clock, so a cycle lost to an xrun
+    /// moves one beat by a period, not the tempo.
     /// `inputLatency`: frames between the sound reaching the system and beat_in (capture latency).
     mutating func lead(_ client: OpaquePointer, _ engine: UnsafeMutablePointer<Engine>, start: Int64, frames: Int,
                        inputLatency: Int) {
-        guard let session, currentMode == .lead else { ledTempo = 0; return }
+        guard let session, currentMode == .lead else { ledTempo = 0; ledBeats.reset(); return }
         var cycleFrames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
         var periodMicros: Float = 0
         guard jack_get_cycle_times(client, &cycleFrames, &current, &next, &periodMicros) == 0, periodMicros > 0 else { return }
@@ -97,14 +99,15 @@ struct LinkProcess: ~Copyable {
             let event = Engine.beatEvent(engine, k)
             guard event.kind == .beat, event.bpm > 0, event.strength >= Self.minimumConfidence else { continue }
             let now = Int64(jack_get_time())
-            let heard = Int64(current) + Int64((Double(event.frame - start - Int64(inputLatency)) * microsPerFrame).rounded())
+            let heard = Double(current) + Double(event.frame - start - Int64(inputLatency)) * microsPerFrame
+            let line = ledBeats.add(time: heard, bpm: Double(event.bpm))
+            let at = Int64(line.time.rounded())
             var moment = entrain_link_moment()
-            entrain_link_audio_moment(session, heard, now, quantum, &moment)
-            let first = ledTempo == 0
-            ledTempo = first ? Double(event.bpm) : ledTempo + Self.tempoSmoothing * (Double(event.bpm) - ledTempo)
-            let pull = first ? 1 : Self.phaseSmoothing
+            entrain_link_audio_moment(session, at, now, quantum, &moment)
+            let pull = ledTempo == 0 ? 1 : Self.phaseSmoothing
+            ledTempo = line.bpm
             let beat = moment.beat + pull * (moment.beat.rounded() - moment.beat)
-            entrain_link_audio_lead(session, ledTempo, beat, heard, now, quantum)
+            entrain_link_audio_lead(session, ledTempo, beat, at, now, quantum)
         }
     }
 
