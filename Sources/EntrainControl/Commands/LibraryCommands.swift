@@ -92,12 +92,15 @@ public struct LibraryCommands: Sendable {
         },
     ]
 
-    /// Glide every family of this client to preset `name` (a preset may name a plugin that is not loaded: skipped).
+    /// Glide every family of this client to preset `name` (a preset may name a plugin that is not
+    /// loaded: skipped). Its MIDI bindings are added to the ones in force, never put in their
+    /// place: a pad that loads a preset must not be unbound by the preset it loads.
     func load(_ name: String, glide: Double) throws {
         let loaded = try library.presets.changes(name)
         guard glide >= 0 else { throw ControlError("/preset/load", "the glide time must be ≥ 0") }
         try space.set(loaded.filter { Presets.appliesOnLoad($0.address) && space.lookup($0.address) != nil }
-            .map { ControlChange($0.address, $0.value, glide: glide) }, from: .file)
+            .map { MIDIFamily.addingBindings(ControlChange($0.address, $0.value, glide: glide), to: try? space.value(of: $0.address)) },
+                      from: .file)
     }
 
     var commands: [DeclaredCommand] { Self.declarations.map { $0.bound(to: self) } }
