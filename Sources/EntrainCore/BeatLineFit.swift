@@ -18,9 +18,9 @@ public struct BeatLineFit {
 
         init(beat: Int64, time: Double) { originBeat = beat; originTime = time }
 
-        mutating func add(beat: Int64, time: Double) {
+        mutating func add(beat: Int64, time: Double, weight: Double = 1) {
             let x = Double(beat - originBeat), y = time - originTime
-            count += 1; k += x; t += y; kk += x * x; kt += x * y
+            count += weight; k += weight * x; t += weight * y; kk += weight * x * x; kt += weight * x * y
         }
 
         /// µs per beat and the line's time at `beat`; nil while fewer than two beats differ.
@@ -74,6 +74,22 @@ public struct BeatLineFit {
         current = sums
         guard sums.count >= Double(Self.minimumBeats), let fitted = sums.line(at: beat) else { return (bpm, time) }
         return (60e6 / fitted.slope, fitted.time)
+    }
+
+    /// Moves the last beat added to `time` (an onset heard closer to where the beat was than the
+    /// tracker put it): the line is as if it had been added there.
+    #if REALTIME_CHECKED
+    @_noLocks
+    #endif
+    public mutating func moveLast(to time: Double) {
+        guard current != nil else { return }
+        current?.add(beat: lastBeat, time: lastTime, weight: -1)
+        current?.add(beat: lastBeat, time: time)
+        if fresh != nil {
+            fresh?.add(beat: lastBeat, time: lastTime, weight: -1)
+            fresh?.add(beat: lastBeat, time: time)
+        }
+        lastTime = time
     }
 
     private mutating func start(time: Double, bpm: Double) -> (bpm: Double, time: Double) {

@@ -23,6 +23,24 @@ final class BeatLineFitTests: XCTestCase {
         XCTAssertLessThan(offsets.map(abs).max()!, period / 2, "each beat within half a period of its click")
     }
 
+    /// The tracker runs a period late for a while (a lost cycle it has not re-phased from); the
+    /// onsets heard on the clicks move each of its beats back: the line is the clicks' own.
+    func testBeatsMovedOntoTheirOnsetsPutTheLineOnTheClicks() {
+        let beat = 60e6 / 128
+        var fit = BeatLineFit()
+        var last: (bpm: Double, time: Double) = (0, 0)
+        for n in 0..<40 {
+            let click = Double(n) * beat
+            let late = (10..<30).contains(n) ? 2 * period : 0
+            last = fit.add(time: click + late, bpm: 128)
+            fit.moveLast(to: click)
+        }
+        XCTAssertEqual(last.bpm, 128, accuracy: 0.01)
+        let next = fit.add(time: 40 * beat, bpm: 128)
+        XCTAssertEqual(next.time, 40 * beat, accuracy: 1, "on the click to the µs")
+        XCTAssertEqual(next.bpm, 128, accuracy: 0.001)
+    }
+
     /// A beat the tracker skipped counts as two steps; the line holds.
     func testASkippedBeatKeepsTheLine() {
         let beat = 60e6 / 96
