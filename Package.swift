@@ -71,6 +71,7 @@ let package = Package(
         // engine's and the ambient engine's address families.
         .target(name: "EntrainControl",
                 dependencies: ["CLo", "EntrainDSP", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
+                               "EntrainLV2",
                                .product(name: "Logging", package: "swift-log")]),
         // Discoverable control: the OSCQuery server (HTTP + WebSocket), the browser control page
         // served from the binary, controller layouts and mDNS advertising, all generated from
@@ -87,7 +88,7 @@ let package = Package(
         // Hosted LV2 plugins (through lilv): discovery, instances made ready off the process
         // thread, the insert chains on the output buses, and their /fx family of addresses.
         .target(name: "EntrainLV2",
-                dependencies: ["CLilv", "EntrainCore", "EntrainEngine", "EntrainAddressSpace", "EntrainControl", "EntrainFiles"]),
+                dependencies: ["CLilv", "EntrainCore", "EntrainEngine", "EntrainAddressSpace", "EntrainFiles"]),
         // The commit `entrain --version` names: make stamps an untracked header, a plain build has none.
         .target(name: "EntrainBuildInfo"),
         // The executable: argument parsing and wiring only.
@@ -120,7 +121,7 @@ let package = Package(
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainFuzzing", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
-                                                              "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+                                                              "EntrainFiles", "EntrainLV2", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "LV2Tests", dependencies: ["EntrainLV2", "EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["EntrainDiscovery", "EntrainControl", "EntrainAddressSpace", "TestSupport",

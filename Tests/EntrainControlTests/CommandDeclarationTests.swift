@@ -2,6 +2,7 @@ import EntrainAddressSpace
 import EntrainControl
 import EntrainCore
 import EntrainEngine
+import EntrainLV2
 import Foundation
 import TestSupport
 import XCTest

@@ -141,7 +141,9 @@ public final class AmbientController: CommandSource {
         guard let conductor else { throw AmbientError("the ambient engine is not running") }
         let result = try presets.load(name, keepingReverbQuality: conductor.state.string("reverbQuality"))
         for warning in result.warnings { logger.warning("ambient preset \(UntrustedText.clean(name)): \(UntrustedText.clean(warning, limit: 400))") }
-        try conductor.load(result.preset, crossfade: crossfade)
+        var preset = result.preset
+        let settings = AmbientFamily.takeSettings(from: &preset.state)  // a file's conductor settings, never hashed
+        try conductor.load(preset, settings: settings, crossfade: crossfade)
         return result.warnings
     }
 

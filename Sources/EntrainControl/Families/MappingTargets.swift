@@ -1,4 +1,5 @@
 import EntrainAddressSpace
+import EntrainLV2
 
 /// The addresses a change binds a source to — HRV mappings and the breathing pacer's targets,
 /// MIDI controller bindings and learning — and the one rule they obey, whichever door the change
