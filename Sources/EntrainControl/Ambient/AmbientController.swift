@@ -52,7 +52,7 @@ public final class AmbientController: CommandSource {
             the seed of what the web leaves to `Math.random` (filter walk, walking sliders, grain noise, ocean), ≥ 0; takes \
             effect at the next `/ambient/play`. No argument: a query
             """)) { c, call in try c.seed(call.arguments, try c.running()) },
-        .init(CommandDescriptor("/ambient/status", reply: """
+        .init(CommandDescriptor("/ambient/status", answersOnly: true, reply: """
             `/ambient/status i:playing s:bucket h:seed i:drift_step f…:chord` (the sounding chord's frequencies in Hz, \
             A4 = 432 Hz; none before the first play)
             """, "a snapshot")) { c, _ in [.reply(c.status(try c.running()))] },

@@ -44,9 +44,11 @@ public enum MappingTargets {
 }
 
 extension CommandDescriptor {
-    /// Whether a button (`what` in the error) may trigger it: it takes a press and is not a person's decision.
+    /// Whether a button (`what` in the error) may trigger it: it takes a press, is not a person's
+    /// decision, and does more than answer.
     func checkPressable(by what: String) throws(ControlError) {
         if personOnly { throw ControlError(address, "only a person may do this: it cannot follow \(what)") }
+        if answersOnly { throw ControlError(address, "only answers the sender: there is nothing for \(what) to press") }
         guard pressable else { throw ControlError(address, "takes arguments a button cannot send: it cannot follow \(what)") }
     }
 }
