@@ -46,9 +46,12 @@ public struct CommandDescriptor: Sendable {
     public let schedulable: Bool
     /// A person's decision: never from a mapping, a MIDI binding or a time-tagged bundle.
     public let personOnly: Bool
+    /// It changes nothing: its whole effect is the reply to the sender (a liveness check, a
+    /// snapshot). A controller's button has nothing to press there.
+    public let answersOnly: Bool
 
     public init(_ address: String, pattern: String? = nil, _ arguments: [Argument] = [], trigger: Trigger = .arguments,
-                readsFiles: Bool = false, schedulable: Bool = false, personOnly: Bool = false,
+                readsFiles: Bool = false, schedulable: Bool = false, personOnly: Bool = false, answersOnly: Bool = false,
                 reply: String? = nil, _ summary: String) {
         self.address = address
         self.pattern = pattern
@@ -59,6 +62,7 @@ public struct CommandDescriptor: Sendable {
         self.readsFiles = readsFiles
         self.schedulable = schedulable
         self.personOnly = personOnly
+        self.answersOnly = answersOnly
     }
 
     /// The OSC type tags of its required arguments (OSCQuery's TYPE); `N` when none is needed.
@@ -67,9 +71,10 @@ public struct CommandDescriptor: Sendable {
         return tags.isEmpty ? "N" : String(tags)
     }
 
-    /// Whether a controller's button may trigger it (a MIDI foot switch, an HRV threshold): it
-    /// takes a press, and it is not a person's decision.
-    public var pressable: Bool { trigger != .arguments && !personOnly }
+    /// Whether a controller's button may trigger it (a MIDI foot switch, an HRV threshold, a
+    /// layout's button): it takes a press, it is not a person's decision, and it does more than
+    /// answer (a reply would go to no one who asked).
+    public var pressable: Bool { trigger != .arguments && !personOnly && !answersOnly }
 
     /// Refuses a call through `door` that only a person may make.
     public func check(door: ChangeDoor) throws(ControlError) {

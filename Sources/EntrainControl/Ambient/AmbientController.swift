@@ -52,7 +52,7 @@ public final class AmbientController: CommandSource {
             the seed of what the web leaves to `Math.random` (filter walk, walking sliders, grain noise, ocean), ≥ 0; takes \
             effect at the next `/ambient/play`. No argument: a query
             """)) { c, call in try c.seed(call.arguments, try c.running()) },
-        .init(CommandDescriptor("/ambient/status", reply: """
+        .init(CommandDescriptor("/ambient/status", answersOnly: true, reply: """
             `/ambient/status i:playing s:bucket h:seed i:drift_step f…:chord` (the sounding chord's frequencies in Hz, \
             A4 = 432 Hz; none before the first play)
             """, "a snapshot")) { c, _ in [.reply(c.status(try c.running()))] },
@@ -141,7 +141,9 @@ public final class AmbientController: CommandSource {
         guard let conductor else { throw AmbientError("the ambient engine is not running") }
         let result = try presets.load(name, keepingReverbQuality: conductor.state.string("reverbQuality"))
         for warning in result.warnings { logger.warning("ambient preset \(UntrustedText.clean(name)): \(UntrustedText.clean(warning, limit: 400))") }
-        try conductor.load(result.preset, crossfade: crossfade)
+        var preset = result.preset
+        let settings = AmbientFamily.takeSettings(from: &preset.state)  // a file's conductor settings, never hashed
+        try conductor.load(preset, settings: settings, crossfade: crossfade)
         return result.warnings
     }
 

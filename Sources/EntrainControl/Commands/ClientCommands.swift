@@ -34,10 +34,10 @@ public struct ClientCommands: Sendable {
             try client.host().resume()
             return []
         },
-        .init(CommandDescriptor("/ping", trigger: .always, reply: "`/pong` with the same arguments", "liveness check")) { _, call in
+        .init(CommandDescriptor("/ping", trigger: .always, answersOnly: true, reply: "`/pong` with the same arguments", "liveness check")) { _, call in
             [.reply(OSCMessage("/pong", call.arguments))]
         },
-        .init(CommandDescriptor("/status", reply: statusReply, "one snapshot of the state")) { client, _ in
+        .init(CommandDescriptor("/status", answersOnly: true, reply: statusReply, "one snapshot of the state")) { client, _ in
             [.reply(OSCMessage("/status", client.status()))]
         },
         .init(CommandDescriptor("/osc/subscribe", [.optional("i", "port")], reply: "the full state, as feedback", """

@@ -37,7 +37,7 @@ public struct LibraryCommands: Sendable {
             try c.library.presets.store.delete(try call.text(0))
             return []
         },
-        .init(CommandDescriptor("/preset/list", reply: "`/preset/list s…`", "the presets")) { c, _ in
+        .init(CommandDescriptor("/preset/list", answersOnly: true, reply: "`/preset/list s…`", "the presets")) { c, _ in
             [.reply(OSCMessage("/preset/list", c.library.presets.store.names().map { .string($0) }))]
         },
         .init(CommandDescriptor("/playlist/create", [.required("s", "name")], "a new, empty playlist")) { c, call in
@@ -70,10 +70,10 @@ public struct LibraryCommands: Sendable {
             try c.library.playlists.store.delete(try call.text(0))
             return []
         },
-        .init(CommandDescriptor("/playlist/list", reply: "`/playlist/list s…`", "the playlists")) { c, _ in
+        .init(CommandDescriptor("/playlist/list", answersOnly: true, reply: "`/playlist/list s…`", "the playlists")) { c, _ in
             [.reply(OSCMessage("/playlist/list", c.library.playlists.store.names().map { .string($0) }))]
         },
-        .init(CommandDescriptor("/playlist/show", [.required("s", "name")], reply: "`/playlist/show s:name` then `s:kind s:item f:seconds` per item",
+        .init(CommandDescriptor("/playlist/show", [.required("s", "name")], answersOnly: true, reply: "`/playlist/show s:name` then `s:kind s:item f:seconds` per item",
                                 "its items")) { c, call in
             let name = try call.text(0)
             let items = try c.library.playlists.items(name)

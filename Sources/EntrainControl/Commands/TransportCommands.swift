@@ -39,7 +39,7 @@ extension SessionTransport {
             try transport.seek(try call.oneNumber())
             return []
         },
-        .init(CommandDescriptor("/session/status", reply: "the messages listed under \"Sent by entrain\" for sessions and the timer",
+        .init(CommandDescriptor("/session/status", answersOnly: true, reply: "the messages listed under \"Sent by entrain\" for sessions and the timer",
                                 "the transport's state")) { transport, _ in
             transport.report().map(OSCRouter.Action.reply)
         },

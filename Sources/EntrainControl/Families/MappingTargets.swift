@@ -1,4 +1,5 @@
 import EntrainAddressSpace
+import EntrainLV2
 
 /// The addresses a change binds a source to — HRV mappings and the breathing pacer's targets,
 /// MIDI controller bindings and learning — and the one rule they obey, whichever door the change
@@ -49,9 +50,10 @@ public enum MappingTargets {
 
 extension CommandDescriptor {
     /// Whether a button (`what` in the error) may trigger it: it takes a press, or it takes a name
-    /// and the binding gives it (`name`), and it is not a person's decision.
+    /// and the binding gives it (`name`); it is not a person's decision, and does more than answer.
     func checkPressable(by what: String, naming name: String? = nil) throws(ControlError) {
         if personOnly { throw ControlError(address, "only a person may do this: it cannot follow \(what)") }
+        if answersOnly { throw ControlError(address, "only answers the sender: there is nothing for \(what) to press") }
         guard let name else {
             guard pressable else { throw ControlError(address, "takes arguments a button cannot send: it cannot follow \(what)") }
             return
