@@ -49,7 +49,7 @@ final class ControlPageLiveTests: LiveClientTestCase {
         let recorder = try recorder(channels: 4, seconds: 0.5)
         let (client, port, osc) = try startWithOSC(environment: ["XDG_DATA_HOME": data.path], recorder: recorder)
         defer { stopClient(client) }
-        try recorder.connect(["entrain:entrainment_L", "entrain:entrainment_R", "entrain:ambient_L", "entrain:ambient_R"])
+        try recorder.connect(["entrain:entrainment_L", "entrain:entrainment_R", "entrain:ambient_L", "entrain:haptic"])
         func carrier() -> Double? { if case .float(let f)? = osc.request("/entrain/carrier")?.arguments.first { Double(f) } else { nil } }
         /// The loudest frequency of entrainment_L now (its carrier: the binaural left ear).
         func heardCarrier() throws -> Double {
@@ -89,14 +89,11 @@ final class ControlPageLiveTests: LiveClientTestCase {
         try waitFor("the preset's carrier", timeout: 10) { carrier() == 432 }
         try waitFor("432 Hz heard on entrainment_L", timeout: 10) { abs(try heardCarrier() - 432) < 4 }
 
-        // Start the ambient engine: playing, and sound on ambient_L/R.
+        // Start the ambient engine: playing, and sound on ambient_L.
         XCTAssertEqual(osc.request("/ambient/status")?.arguments.first, .int32(0), "silent before")
         try browser.press(#"#view-show button[data-osc="/ambient/play"]"#, touch: touch)
         try waitFor("the ambient engine playing") { osc.request("/ambient/status")?.arguments.first == .int32(1) }
-        try waitFor("sound on ambient_L/R", timeout: 20) {
-            let take = try recorder.record()
-            return (take[2] + take[3]).map(abs).max() ?? 0 > 0.001
-        }
+        try waitFor("sound on ambient_L", timeout: 20) { try recorder.record()[2].map(abs).max() ?? 0 > 0.001 }
         try browser.wait(for: "document.getElementById('ambient-playing').textContent === 'playing'")
 
         // Set the timer to 10 minutes: the client counts down, and so does the page.
@@ -107,16 +104,18 @@ final class ControlPageLiveTests: LiveClientTestCase {
         }
         try browser.wait(for: "/^(10:00|9:[0-5][0-9]) left$/.test(document.getElementById('timer-left').textContent)")
 
-        if let folder = ProcessInfo.processInfo.environment["ENTRAIN_SCREENSHOTS"] {
-            try browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent(screenshot))
-        }
+        // Play a haptic pattern: the haptic port (silent until then: only its pattern source is on) moves.
+        XCTAssertEqual(try recorder.record()[3].map(abs).max(), 0, "no haptic drive before the pattern")
+        try browser.press(#"button[data-osc="/haptic/pattern"][data-name="heartbeat"]"#, touch: touch)
+        try waitFor("the heartbeat pattern on the haptic port", timeout: 10) { try recorder.record()[3].map(abs).max() ?? 0 > 0.01 }
+
 
         // Drag the carrier's fader (its own view). Pressing it changes nothing.
         try browser.press(#".tab[data-target="entrain"]"#, touch: touch)
         let fader = #"#view-entrain .fader[data-osc="/entrain/carrier"]"#
         XCTAssertEqual(try browser.evaluate("document.querySelector('\(fader)').dataset.curve") as? String, "logarithmic")
         let box = try browser.box(of: fader)
-        let y = box.y + box.height / 2
+        var y = box.y + box.height / 2
         var x = box.x + box.width / 2
         func drag(to target: Double, shift: Bool = false) throws {
             // In steps, as a hand moves.
@@ -137,21 +136,27 @@ final class ControlPageLiveTests: LiveClientTestCase {
         // A tenth of the track's width: a tenth of the way along the logarithmic curve, 432 × 75^0.1.
         let distance = box.width / 10
         try drag(to: x + distance)
-        if touch { try browser.touch("touchEnd", x: x, y: y) } else { try browser.mouse("mouseReleased", x: x, y: y) }
         try roundTrip("dragged")
         let expected = 432 * pow(1500.0 / 20, distance / box.width)
         let dragged = try XCTUnwrap(carrier())
         XCTAssertEqual(dragged, expected, accuracy: expected * 0.01, "moved along the curve (linear would give \(432 + 148))")
         try waitFor("\(Int(expected)) Hz heard", timeout: 10) { abs(try heardCarrier() - dragged) < 4 }
-        if !touch {
-            // Shift: a tenth as far for the same distance.
+        // Fine: the same distance moves a tenth as far with Shift held, or with the finger pulled
+        // 100 px below the fader (the pointer stays captured).
+        if touch {
+            y += 100
+            try browser.touch("touchMove", x: x, y: y)
+            try drag(to: x + distance)
+            try browser.touch("touchEnd", x: x, y: y)
+        } else {
+            try browser.mouse("mouseReleased", x: x, y: y)
             try browser.mouse("mousePressed", x: x, y: y)
             try drag(to: x + distance, shift: true)
             try browser.mouse("mouseReleased", x: x, y: y)
-            try roundTrip("fine")
-            let fine = dragged * pow(1500.0 / 20, distance / box.width / 10)
-            XCTAssertEqual(try XCTUnwrap(carrier()), fine, accuracy: fine * 0.005, "a fine drag")
         }
+        try roundTrip("fine")
+        let fine = dragged * pow(1500.0 / 20, distance / box.width / 10)
+        XCTAssertEqual(try XCTUnwrap(carrier()), fine, accuracy: fine * 0.005, "a fine drag")
         // The exact value, typed.
         try browser.evaluate("""
             (() => { const f = document.querySelector('#view-entrain .exact[data-osc="/entrain/carrier"]');
@@ -159,7 +164,24 @@ final class ControlPageLiveTests: LiveClientTestCase {
             """)
         try waitFor("the typed carrier") { carrier() == 321 }
 
-        // PANIC, from the dock: silence on all four ports.
+        // A session from the session directories, loaded and played: its name and progress on the page.
+        try browser.press(#".tab[data-target="show"]"#, touch: touch)
+        try browser.evaluate(#"(() => { const s = document.querySelector('select[data-osc="/session/load"]'); s.value = 'alpha-relaxation'; })()"#)
+        try browser.press(#".chooser[data-address="/session/load"] button.command"#, touch: touch)
+        try browser.press(#"#view-show button[data-osc="/session/play"]"#, touch: touch)
+        try waitFor("the session playing") { osc.request("/session/status", reply: "/session/state")?.arguments.first == .string("playing") }
+        guard case .string(let name)? = osc.request("/session/status", reply: "/session/name")?.arguments.first else { return XCTFail("no session name") }
+        try browser.wait(for: "document.getElementById('session-name').textContent === \(String(decoding: try JSONSerialization.data(withJSONObject: [name]), as: UTF8.self)).at(0)")
+        try browser.wait(for: "parseFloat(document.getElementById('session-bar').style.width) > 0")
+
+        // The show view while all of this plays, for docs/.
+        if let folder = ProcessInfo.processInfo.environment["ENTRAIN_SCREENSHOTS"] {
+            try browser.evaluate("window.scrollTo(0, 0)")
+            try browser.wait(for: "window.scrollY === 0")
+            try browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent(screenshot))
+        }
+
+        // PANIC, from the dock: silence on all four recorded ports.
         XCTAssertGreaterThan(try recorder.record().joined().map(abs).max() ?? 0, 0.01, "playing before the panic")
         try browser.press("#panic", touch: touch)
         try waitFor("/status to report the panic") { osc.request("/status")?.arguments[safe: 8] == .int32(1) }

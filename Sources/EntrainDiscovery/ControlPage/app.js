@@ -432,14 +432,14 @@ function buildShow() {
   show.append(...[
     card("Output",
       row(command("/resume", "▶ Play"), command("/session/stop", "■ Stop")),
-      value("/entrain/volume", "entrainment volume"),
-      value("/master/ceiling", "ceiling")),
+      value("/entrain/volume", "entrainment volume")),
     card("Ambient",
       row(command("/ambient/play", "▶ Play"), command("/ambient/stop", "■ Stop"), lampReadout("ambient-playing", "")),
       value("/ambient/masterVolume", "ambient volume"),
       chooser("/ambient/preset/load", "Load")),
     card("Session",
-      el("div", { class: "session-head" }, el("b", { id: "session-name" }, "no session"), el("span", { id: "session-stage", class: "dim" })),
+      el("div", { class: "session-head" }, el("b", { id: "session-name" }, "no session"), el("span", { id: "session-state", class: "badge" }),
+        el("span", { id: "session-stage", class: "dim" })),
       nodes.has("/session/position") ? el("div", { class: "timeline", id: "timeline", data: { osc: "/session/seek" }, title: "tap to seek (/session/seek)" },
         el("div", { id: "session-bar" })) : null,
       el("div", { class: "times" }, el("span", { id: "session-position" }, "0:00"), el("span", { id: "session-remaining" })),
@@ -512,7 +512,7 @@ function readouts() {
     setText("slowest", a[13] !== undefined ? `${Number(a[13]).toFixed(0)} %` : "–");
   });
   watch("/ambient/status", (a) => { setText("ambient-playing", a[0] === 1 ? "playing" : "stopped"); $("ambient-playing").classList.toggle("on", a[0] === 1); });
-  watch("/session/state", (a) => setText("session-stage", a[0] === "idle" ? "" : a[0]));
+  watch("/session/state", (a) => setText("session-state", a[0] === "idle" ? "" : a[0]));
   watch("/session/name", (a) => setText("session-name", a[0]));
   watch("/session/stage", (a) => setText("session-stage", `${a[0]}. ${a[1] || ""}`));
   watch("/session/position", (a) => { session.position = a[0]; drawSession(); });
