@@ -30,16 +30,14 @@ struct OSCQueryMethod {
         let unitText = descriptor.unit.isEmpty ? "" : " (\(descriptor.unit))"
         description = descriptor.summary + unitText
         unit = Self.unit(descriptor.unit)
+        var own: [String: Any] = descriptor.personOnly ? ["ENTRAIN_PERSON_ONLY": true] : [:]
         switch descriptor.kind {
         case .number(let bounds, let step, let curve, let integer):
             type = "f"
             if let bounds { range = [["MIN": bounds.lowerBound, "MAX": bounds.upperBound]] }
             clipMode = bounds == nil ? "none" : "both"
-            var own: [String: Any] = [:]
             if curve == .logarithmic, let bounds, bounds.lowerBound > 0 { own["ENTRAIN_CURVE"] = "logarithmic" }
             if let step { own["ENTRAIN_STEP"] = step } else if integer { own["ENTRAIN_STEP"] = 1 }
-            let fixed = own
-            extensions = { fixed }
         case .toggle:
             type = "T"
         case .choice(let options, _):
@@ -52,10 +50,8 @@ struct OSCQueryMethod {
             type = "s"
             if let options { range = [["VALS": options]] }
         }
-        if descriptor.personOnly {
-            let earlier = extensions
-            extensions = { earlier().merging(["ENTRAIN_PERSON_ONLY": true]) { $1 } }
-        }
+        let fixed = own
+        extensions = { fixed }
         let address = descriptor.address
         value = { [weak family] in family?.value(of: address).map(Self.json) }
     }
