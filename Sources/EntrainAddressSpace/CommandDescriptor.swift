@@ -15,14 +15,18 @@ public struct CommandDescriptor: Sendable {
         case always
     }
 
-    /// One argument: its OSC type tags (`"s"`, `"f"`, `"ih"` for either) and its name.
+    /// One argument: its OSC type tags (`"s"`, `"f"`, `"ih"` for either) and its name; for a
+    /// name of something stored (a preset, a session), the catalog that lists what exists.
     public struct Argument: Sendable, Equatable {
         public let tags: String
         public let name: String
         public let optional: Bool
+        public let catalog: Catalog?
 
-        public static func required(_ tags: String, _ name: String) -> Argument { Argument(tags: tags, name: name, optional: false) }
-        public static func optional(_ tags: String, _ name: String) -> Argument { Argument(tags: tags, name: name, optional: true) }
+        public static func required(_ tags: String, _ name: String, from catalog: Catalog? = nil) -> Argument {
+            Argument(tags: tags, name: name, optional: false, catalog: catalog)
+        }
+        public static func optional(_ tags: String, _ name: String) -> Argument { Argument(tags: tags, name: name, optional: true, catalog: nil) }
 
         /// `s:name`, `[f:glide]`, `[i|h:seed]`.
         public var text: String {
@@ -81,6 +85,15 @@ public struct CommandDescriptor: Sendable {
         guard personOnly, door != .person else { return }
         throw ControlError(address, "only a person may do this (never \(door))")
     }
+}
+
+/// A list of names that exist now (the presets in the store, the sessions in the session
+/// directories): what an argument taking one of them may be offered from (the control page's
+/// menus). The address space reads it when asked, from whoever provides it (`AddressSpace.provide`).
+public struct Catalog: Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+    public var description: String { name }
 }
 
 /// Something entrain sends without being asked (meters, beats, a session's progress): its

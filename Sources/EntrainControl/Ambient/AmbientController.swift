@@ -25,6 +25,7 @@ public final class AmbientController: CommandSource {
     }
 
     public var commands: [DeclaredCommand] { Self.declarations.map { $0.bound(to: self) } }
+    public var catalogs: [Catalog: @Sendable () -> [String]] { [.ambientPresets: { [presets] in presets.files.names() }] }
 
     /// `/ambient/play` and `/ambient/stop` are also buttons: a number is the fade in seconds, `T`
     /// the default fade, `F` a release (ignored).
@@ -56,7 +57,7 @@ public final class AmbientController: CommandSource {
             `/ambient/status i:playing s:bucket h:seed i:drift_step f…:chord` (the sounding chord's frequencies in Hz, \
             A4 = 432 Hz; none before the first play)
             """, "a snapshot")) { c, _ in [.reply(c.status(try c.running()))] },
-        .init(CommandDescriptor("/ambient/preset/load", [.required("s", "name"), .optional("f", "crossfade")], readsFiles: true,
+        .init(CommandDescriptor("/ambient/preset/load", [.required("s", "name", from: .ambientPresets), .optional("f", "crossfade")], readsFiles: true,
                                 reply: "one `/ambient/preset/warning s:name s:warning` per loader warning", """
             load a Kessho preset (the web's JSON) from `./presets/ambient`, `$XDG_DATA_HOME/entrain/ambient` or the installed \
             `PREFIX/share/entrain/ambient` by name, with or without `.json` (paths leading outside are refused), and glide \

@@ -54,7 +54,7 @@ public struct ClientCommands: Sendable {
                                 "stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets)")) { _, _ in
             [.unsubscribe]
         },
-        .init(CommandDescriptor("/haptic/pattern", [.required("s", "name")], readsFiles: true, schedulable: true, """
+        .init(CommandDescriptor("/haptic/pattern", [.required("s", "name", from: .patterns)], readsFiles: true, schedulable: true, """
             play an AHAP pattern (from ./patterns, `$XDG_DATA_HOME/entrain/patterns` or the installed \
             `PREFIX/share/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it \
             starts on the time tag's frame. Replaces a playing one

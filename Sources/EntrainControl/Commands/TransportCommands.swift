@@ -4,7 +4,7 @@ import EntrainCore
 /// The session transport's and the timer's commands, declared with their handlers.
 extension SessionTransport {
     public static let declarations: [CommandDeclaration<SessionTransport>] = [
-        .init(CommandDescriptor("/session/load", [.required("s", "name")], readsFiles: true,
+        .init(CommandDescriptor("/session/load", [.required("s", "name", from: .sessions)], readsFiles: true,
                                 reply: "— (`/error` if refused or invalid, with the file's problems)", """
             load a session from the session directories (`--sessions-dir`, default `./sessions`, then \
             `$XDG_DATA_HOME/entrain/sessions`, `$XDG_DATA_DIRS` and the installed `PREFIX/share/entrain/sessions`) by name, \
