@@ -48,6 +48,8 @@ final class CommandSurfacesTests: XCTestCase {
         XCTAssertNil((tree.json(at: "/session/load")?["ENTRAIN_ARGUMENTS"] as? [[String: Any]])?.first?["VALS"], "no sessions provided here")
         XCTAssertEqual(tree.json(at: "/session/restart")?["ENTRAIN_BUTTON"] as? Bool, true)
         XCTAssertNil(tree.json(at: "/timer/minutes")?["ENTRAIN_BUTTON"], "without an argument it is a query, not a press")
+        XCTAssertEqual(tree.json(at: "/ping")?["ENTRAIN_ANSWERS_ONLY"] as? Bool, true, "its whole effect is its reply")
+        XCTAssertNil(tree.json(at: "/session/restart")?["ENTRAIN_ANSWERS_ONLY"])
 
         XCTAssertEqual(tree.json(at: "/entrain/carrier")?["ENTRAIN_CURVE"] as? String, "logarithmic")
         XCTAssertNil(tree.json(at: "/entrain/beat")?["ENTRAIN_CURVE"], "linear: nothing to say")

@@ -584,7 +584,9 @@ function buildDetails() {
     for (let d = 1; d < parts.length; d++) { const k = "/" + parts.slice(0, d).join("/"); counts.set(k, (counts.get(k) || 0) + 1); }
   }
   for (const n of shown) {
-    if (isCommand(n) && !n.ENTRAIN_BUTTON && n.ENTRAIN_ARGUMENTS.length === 0) continue;   // queries: the page asks them itself
+    // Queries and answers (/status, /playlist/show): the page asks what it shows itself, and a
+    // form whose reply no one would see is no control.
+    if (isCommand(n) && (n.ENTRAIN_ANSWERS_ONLY || (!n.ENTRAIN_BUTTON && n.ENTRAIN_ARGUMENTS.length === 0))) continue;
     const view = viewOf(n.FULL_PATH);
     if (!byView.has(view)) byView.set(view, new Map());
     const groups = byView.get(view), key = groupKey(n.FULL_PATH, counts);

@@ -58,7 +58,8 @@ struct OSCQueryMethod {
 
     /// A command: written, never read (TYPE `N` when it needs no argument). Its arguments are
     /// listed under `ENTRAIN_ARGUMENTS` (with the names a stored thing may have now, as VALS,
-    /// also in RANGE), and a push button (a controller's press does it) says `ENTRAIN_BUTTON`.
+    /// also in RANGE), a push button (a controller's press does it) says `ENTRAIN_BUTTON`, and a
+    /// command whose whole effect is its reply (`/ping`, the lists) `ENTRAIN_ANSWERS_ONLY`.
     init(_ command: CommandDescriptor, space: AddressSpace) {
         path = command.address
         type = command.typeTags
@@ -75,6 +76,7 @@ struct OSCQueryMethod {
             }]
             if pressable { own["ENTRAIN_BUTTON"] = true }
             if command.personOnly { own["ENTRAIN_PERSON_ONLY"] = true }
+            if command.answersOnly { own["ENTRAIN_ANSWERS_ONLY"] = true }
             return own
         }
         if arguments.contains(where: { $0.catalog != nil && !$0.optional }) {
