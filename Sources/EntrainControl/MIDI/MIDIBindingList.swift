@@ -18,6 +18,14 @@ enum MIDIBindingList {
         return out
     }
 
+    /// `added`'s items over `current`'s: both kept, `added` winning on the same key; nil when
+    /// either does not read.
+    static func merging(_ added: String, over current: String, at address: String, notes: Bool) -> String? {
+        guard let old = try? parse(current, at: address, notes: notes, shape: ""),
+              let new = try? parse(added, at: address, notes: notes, shape: "") else { return nil }
+        return text(Dictionary(old + new) { $1 }) { $0 }
+    }
+
     static func text<Value>(_ bindings: [MIDIControlMap.Key: Value], _ describe: (Value) -> String) -> String {
         bindings.isEmpty ? "none" : bindings.keys.sorted().map { "\($0)=\(describe(bindings[$0]!))" }.joined(separator: ",")
     }

@@ -99,18 +99,15 @@ public final class MIDIFamily: AddressFamily {
     /// A preset's bindings over `current` (the ones in force): both kept, the preset's winning
     /// where both bind the same controller, note or program. Any other change passes unchanged.
     public static func addingBindings(_ change: ControlChange, to current: ControlValue?) -> ControlChange {
-        guard let loaded = change.value.text, let current = current?.text else { return change }
+        let notes: Bool
         switch change.address {
-        case prefix + "map":
-            guard var merged = try? MIDIControlMap(parsing: current), let added = try? MIDIControlMap(parsing: loaded) else { return change }
-            merged.bindings.merge(added.bindings) { $1 }
-            return ControlChange(change.address, .text(merged.description), glide: change.glide)
-        case prefix + "programs":
-            guard var merged = try? MIDIProgramMap(parsing: current), let added = try? MIDIProgramMap(parsing: loaded) else { return change }
-            merged.bindings.merge(added.bindings) { $1 }
-            return ControlChange(change.address, .text(merged.description), glide: change.glide)
+        case prefix + "map": notes = true
+        case prefix + "programs": notes = false
         default: return change
         }
+        guard let loaded = change.value.text, let current = current?.text,
+              let merged = MIDIBindingList.merging(loaded, over: current, at: change.address, notes: notes) else { return change }
+        return ControlChange(change.address, .text(merged), glide: change.glide)
     }
 
     /// What one incoming message does: values it changes, commands it presses (a controller
