@@ -52,7 +52,8 @@ struct AmbientOptions: ParsableArguments {
                changes: [ControlChange]) throws -> (preset: KesshoPreset, settings: [ConductorSetting], plays: Bool) {
         let file = try preset()
         var start = file ?? KesshoPreset(name: changes.isEmpty ? "defaults" : "command line")
-        var settings = AmbientFamily.takeSettings(from: &start.state)
+        var (settings, problems) = AmbientFamily.takeSettings(from: &start.state)
+        for problem in problems { StandardError.write("\(presetArgument ?? "ambient preset"): warning: \(problem)\n") }
         let given = (file == nil ? carried : []) + changes
         for (key, value) in AmbientFamily.keyed(given) { start.state[key] = value }
         settings += AmbientFamily.settings(given)

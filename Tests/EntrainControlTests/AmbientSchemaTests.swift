@@ -126,7 +126,7 @@ final class AmbientSchemaTests: XCTestCase {
         state["tempoSource"] = .string("beat")
         state["drumEuclid2EvolveEvery"] = .number(8)
         state["drumEuclid2Evolve"] = .bool(true)
-        XCTAssertEqual(AmbientFamily.takeSettings(from: &state),
+        XCTAssertEqual(AmbientFamily.takeSettings(from: &state).settings,
                        [.tempoSource(.beat), .evolve(lane: 1, .on(true)), .evolve(lane: 1, .everyBars(8))])
         XCTAssertEqual(state, .defaults)
     }

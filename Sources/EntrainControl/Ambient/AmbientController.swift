@@ -143,9 +143,10 @@ public final class AmbientController: CommandSource {
         let result = try presets.load(name, keepingReverbQuality: conductor.state.string("reverbQuality"))
         for warning in result.warnings { logger.warning("ambient preset \(UntrustedText.clean(name)): \(UntrustedText.clean(warning, limit: 400))") }
         var preset = result.preset
-        let settings = AmbientFamily.takeSettings(from: &preset.state)  // a file's conductor settings, never hashed
+        let (settings, problems) = AmbientFamily.takeSettings(from: &preset.state)  // a file's conductor settings, never hashed
+        for problem in problems { logger.warning("ambient preset \(UntrustedText.clean(name)): \(UntrustedText.clean(problem, limit: 400))") }
         try conductor.load(preset, settings: settings, crossfade: crossfade)
-        return result.warnings
+        return result.warnings + problems
     }
 
     /// A session stage's `"ambient"` block: its preset, and play if the engine is silent.

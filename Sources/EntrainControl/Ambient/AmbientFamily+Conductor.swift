@@ -16,6 +16,10 @@ struct ConductorAddress: Sendable {
         self.setting = setting
         self.read = read
     }
+
+    /// The setting `value` becomes once its descriptor has checked it (range, type, finite): the
+    /// one check whether it comes over OSC, the command line or a file.
+    func checked(_ value: ControlValue) throws(ControlError) -> ConductorSetting? { setting(try descriptor.parse(value)) }
 }
 
 extension AmbientFamily {
@@ -66,19 +70,26 @@ extension AmbientFamily {
             .map { (String($0.address.dropFirst(prefix.count)), kesshoValue($0.value)) }
     }
 
-    /// The conductor's own settings among `changes`, typed, in order.
+    /// The conductor's own settings among `changes` (checked where they came in), typed, in order.
     public static func settings(_ changes: [ControlChange]) -> [ConductorSetting] {
-        changes.compactMap { change in conductorByAddress[change.address]?.setting(change.value) }
+        changes.compactMap { change in try? conductorByAddress[change.address]?.checked(change.value) }
     }
 
     /// A preset file's Kessho state may name the conductor's settings among its keys (they are
-    /// kept as unknown keys by the loader): take them out, typed, so they are never hashed.
-    public static func takeSettings(from state: inout KesshoState) -> [ConductorSetting] {
-        conductorAddresses.compactMap { own in
+    /// kept as unknown keys by the loader): take them out, typed, so they are never hashed —
+    /// each checked by its descriptor like any other door, a bad one dropped with a problem said.
+    public static func takeSettings(from state: inout KesshoState) -> (settings: [ConductorSetting], problems: [String]) {
+        var settings: [ConductorSetting] = [], problems: [String] = []
+        for own in conductorAddresses {
             let key = String(own.descriptor.address.dropFirst(prefix.count))
-            guard let value = state[key] else { return nil }
+            guard let value = state[key] else { continue }
             state[key] = nil
-            return own.setting(controlValue(value))
+            do throws(ControlError) {
+                if let setting = try own.checked(controlValue(value)) { settings.append(setting) }
+            } catch {
+                problems.append("\(error); ignored")
+            }
         }
+        return (settings, problems)
     }
 }
