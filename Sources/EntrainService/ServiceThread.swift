@@ -24,6 +24,8 @@ public final class ServiceThread: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var thread: pthread_t?
+    /// The thread once made (kept after a join or detach took `thread`).
+    private var runner: pthread_t?
     private var stopping = false
     private var ended = false
     private var woken = false
@@ -83,9 +85,11 @@ public final class ServiceThread: @unchecked Sendable {
             guard result == 0 else {
                 Unmanaged<Start>.fromOpaque(context).release()
                 ended = true
+                stopping = true  // once: a service that could not start stays stopped
                 return false
             }
             thread = created
+            runner = created
             while !named { pthread_cond_wait(condition, mutex) }
             return true
         }
@@ -107,6 +111,7 @@ public final class ServiceThread: @unchecked Sendable {
         // `thread` first, this or `stop`, owns the join or the detach.
         let unjoined: Bool = locked {
             ended = true
+            pthread_cond_broadcast(condition)  // a second `stop` waits for this
             defer { thread = nil }
             return thread != nil
         }
@@ -120,14 +125,18 @@ public final class ServiceThread: @unchecked Sendable {
     public var hasEnded: Bool { locked { ended } }
 
     /// Ask the thread to finish after its current turn, wake it, and wait until it has (at once
-    /// when called from the thread itself, or when it never started). Safe to call twice: true
-    /// only for the call that stopped a started thread.
+    /// when called from the thread itself, or when it never started). Safe to call twice, from
+    /// any thread: every caller but the thread itself returns once it has finished; true only
+    /// for the call that stopped a started thread.
     @discardableResult
     public func stop() -> Bool {
         let joining: pthread_t? = locked {
             stopping = true
             pthread_cond_broadcast(condition)
             defer { thread = nil }
+            if thread == nil, let runner, pthread_equal(runner, pthread_self()) == 0 {
+                while !ended { pthread_cond_wait(condition, mutex) }  // another caller joins it, or it detached
+            }
             return thread
         }
         guard let joining else { return false }

@@ -27,7 +27,8 @@ final class HRVPacer: Sendable {
         var settings = Settings()
         var space: AddressSpace?
         var measured: (@Sendable () -> Double?)?
-        /// The pacer's thread while it paces (nil: none); it ends itself when turned off.
+        /// The pacer's thread while it paces and while it gives the targets back (nil: none); it
+        /// ends itself when turned off.
         var service: ServiceThread?
         /// Whether this half-breath swells up (the thread's turns alternate).
         var rising = true
@@ -84,19 +85,11 @@ final class HRVPacer: Sendable {
     /// One half-breath: the targets glide up (or down) over it, unless the settings changed
     /// meanwhile (`update` wakes the wait). Turned off, the pacer gives the targets back and ends.
     private func breathe(_ service: ServiceThread) {
-        // Deciding to end and saying so happen under one lock, so a pacer turned on again
-        // meanwhile starts a new thread.
         let (settings, space, measured, ending, rising) = shared.withLock { s in
-            let ending = !s.settings.on || s.space == nil
-            if ending { s.service = nil }
             defer { s.rising.toggle() }
-            return (s.settings, s.space, s.measured, ending, s.rising)
+            return (s.settings, s.space, s.measured, !s.settings.on || s.space == nil, s.rising)
         }
-        guard !ending, let space else {
-            if let space { giveBack(in: space) }
-            service.end()
-            return
-        }
+        guard !ending, let space else { return finish(service, space: space) }
         let half = 30 / currentRate(settings, measured: measured?())
         set(settings.targets, to: rising ? settings.depth : 0, glide: half, in: space)
         let end = ServiceThread.monotonicNow() + half
@@ -111,9 +104,27 @@ final class HRVPacer: Sendable {
         return snapshot.map { entry in before.last { $0.address == entry.address }.map { (address: entry.address, value: $0.value) } ?? entry }
     }
 
-    /// The targets back to what they held before the pacer started, over half a second.
-    private func giveBack(in space: AddressSpace) {
-        let before = shared.withLock { s in defer { s.before = [] }; return s.before }
+    /// Turned off: the targets back to what they held before the pacer started; then, unless it
+    /// was turned on again meanwhile (it paces on from those values, which stay its `before`),
+    /// the thread ends. It stays the pacer's thread until then, so `update` only wakes it and
+    /// `stop` joins it: no second thread takes the targets while they are given back.
+    private func finish(_ service: ServiceThread, space: AddressSpace?) {
+        if let space { giveBack(shared.withLock { $0.before }, in: space) }
+        let ends = shared.withLock { s in
+            let ends = !s.settings.on || s.space == nil || s.stopped
+            if ends {
+                s.service = nil
+                s.before = []
+            } else {
+                s.rising = true
+            }
+            return ends
+        }
+        if ends { service.end() }
+    }
+
+    /// The targets back to `before`, over half a second.
+    private func giveBack(_ before: [(address: String, value: ControlValue)], in space: AddressSpace) {
         do {
             try space.set(before.map { target in
                 ControlChange(target.address, target.value, glide: space.lookup(target.address)?.descriptor.glideSeconds == nil ? nil : 0.5)
