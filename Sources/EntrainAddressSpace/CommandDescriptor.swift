@@ -50,8 +50,9 @@ public struct CommandDescriptor: Sendable {
     public let schedulable: Bool
     /// A person's decision: never from a mapping, a MIDI binding or a time-tagged bundle.
     public let personOnly: Bool
-    /// It changes nothing: its whole effect is the reply to the sender (a liveness check, a
-    /// snapshot). A controller's button has nothing to press there.
+    /// It changes nothing in the engine: its whole effect is what goes back to the sender (a
+    /// liveness check, a snapshot, the sender's own feedback). A controller's button has nothing
+    /// to press there, and a surface leaves it out.
     public let answersOnly: Bool
 
     public init(_ address: String, pattern: String? = nil, _ arguments: [Argument] = [], trigger: Trigger = .arguments,

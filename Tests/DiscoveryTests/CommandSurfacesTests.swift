@@ -45,16 +45,21 @@ final class CommandSurfacesTests: XCTestCase {
         names.withLock { $0.append("focus") }
         arguments = try XCTUnwrap(try load()["ENTRAIN_ARGUMENTS"] as? [[String: Any]])
         XCTAssertEqual(arguments.first?["VALS"] as? [String], ["calm", "focus"], "read again at each request")
-        XCTAssertNil((tree.json(at: "/session/load")?["ENTRAIN_ARGUMENTS"] as? [[String: Any]])?.first?["VALS"], "no sessions provided here")
+        XCTAssertNil((try XCTUnwrap(tree.json(at: "/session/load"))["ENTRAIN_ARGUMENTS"] as? [[String: Any]])?.first?["VALS"], "no sessions provided here")
         XCTAssertEqual(tree.json(at: "/session/restart")?["ENTRAIN_BUTTON"] as? Bool, true)
-        XCTAssertNil(tree.json(at: "/timer/minutes")?["ENTRAIN_BUTTON"], "without an argument it is a query, not a press")
+        XCTAssertNil(try XCTUnwrap(tree.json(at: "/timer/minutes"))["ENTRAIN_BUTTON"], "without an argument it is a query, not a press")
         XCTAssertEqual(tree.json(at: "/ping")?["ENTRAIN_ANSWERS_ONLY"] as? Bool, true, "its whole effect is its reply")
-        XCTAssertNil(tree.json(at: "/session/restart")?["ENTRAIN_ANSWERS_ONLY"])
+        // A command with nothing to give and no press is a query: declared as one, so a surface
+        // needs no guess (the page leaves out exactly what says ENTRAIN_ANSWERS_ONLY).
+        let queries = space.families.flatMap(\.commands).filter { $0.arguments.isEmpty && $0.trigger == .arguments }
+        XCTAssertFalse(queries.isEmpty)
+        XCTAssertEqual(queries.filter { !$0.answersOnly }.map(\.address), [], "queries not declared answersOnly")
+        XCTAssertNil(try XCTUnwrap(tree.json(at: "/session/restart"))["ENTRAIN_ANSWERS_ONLY"])
 
         XCTAssertEqual(tree.json(at: "/entrain/carrier")?["ENTRAIN_CURVE"] as? String, "logarithmic")
-        XCTAssertNil(tree.json(at: "/entrain/beat")?["ENTRAIN_CURVE"], "linear: nothing to say")
+        XCTAssertNil(try XCTUnwrap(tree.json(at: "/entrain/beat"))["ENTRAIN_CURVE"], "linear: nothing to say")
         XCTAssertEqual(tree.json(at: "/ambient/masterVolume")?["ENTRAIN_STEP"] as? Double, 0.01)
         XCTAssertEqual(tree.json(at: "/led/arm")?["ENTRAIN_PERSON_ONLY"] as? Bool, true)
-        XCTAssertNil(tree.json(at: "/led/level")?["ENTRAIN_PERSON_ONLY"])
+        XCTAssertNil(try XCTUnwrap(tree.json(at: "/led/level"))["ENTRAIN_PERSON_ONLY"])
     }
 }

@@ -127,7 +127,8 @@ final class ControlPageLiveTests: LiveClientTestCase {
         }
         func roundTrip(_ mark: String) throws {
             // The page's messages are handled in order: once its ping is answered, whatever it sent before is applied.
-            try browser.evaluate("send('/ping', '\(mark)')")
+            // A fader sends at the next animation frame: the ping goes two frames later, behind it.
+            try browser.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))).then(() => send('/ping', '\(mark)'))")
             try browser.wait(for: "document.body.dataset.pong === '\(mark)'")
         }
         if touch { try browser.touch("touchStart", x: x, y: y) } else { try browser.mouse("mousePressed", x: x, y: y) }

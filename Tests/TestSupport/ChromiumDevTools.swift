@@ -121,10 +121,26 @@ public final class ChromiumDevTools {
         try call("Input.dispatchTouchEvent", ["type": type, "touchPoints": type == "touchEnd" ? [] : [["x": x, "y": y]]])
     }
 
-    /// A tap with a finger or a click with the mouse at the centre of `selector`.
+    /// A tap with a finger or a click with the mouse at the centre of `selector`, once nothing
+    /// lies over that point (a toast, the dock, a layout still settling): a tap that would land on
+    /// something else fails, naming what is there.
     public func press(_ selector: String, touch: Bool) throws {
-        let b = try box(of: selector)
-        let x = b.x + b.width / 2, y = b.y + b.height / 2
+        let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [selector]), as: UTF8.self).dropFirst().dropLast()
+        var b = try box(of: selector)
+        var x = b.x + b.width / 2, y = b.y + b.height / 2
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            let hit = try evaluate("""
+                (() => { const e = document.querySelector(\(quoted)), h = document.elementFromPoint(\(x), \(y));
+                         return h && (h === e || e.contains(h)) ? "" : (h ? h.outerHTML.slice(0, 120) : "nothing") +
+                           ` at ${\(x)},${\(y)}; scrollY ${window.scrollY} of ${document.documentElement.scrollHeight}, viewport ${innerHeight}`; })()
+                """) as? String ?? "nothing"
+            if hit.isEmpty { break }
+            guard Date() < deadline else { throw Failure(description: "\(selector) is covered by \(hit)") }
+            usleep(100_000)
+            b = try box(of: selector)
+            x = b.x + b.width / 2; y = b.y + b.height / 2
+        }
         if touch {
             try self.touch("touchStart", x: x, y: y)
             try self.touch("touchEnd", x: x, y: y)

@@ -40,7 +40,7 @@ public struct ClientCommands: Sendable {
         .init(CommandDescriptor("/status", answersOnly: true, reply: statusReply, "one snapshot of the state")) { client, _ in
             [.reply(OSCMessage("/status", client.status()))]
         },
-        .init(CommandDescriptor("/osc/subscribe", [.optional("i", "port")], reply: "the full state, as feedback", """
+        .init(CommandDescriptor("/osc/subscribe", [.optional("i", "port")], answersOnly: true, reply: "the full state, as feedback", """
             send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new \
             subscriber gets every parameter (paced, see Transport). Over UDP it lasts \
             \(OSCServer.seconds(OSCServer.Configuration().subscriptionLifetime)) unless sent again
@@ -50,7 +50,7 @@ public struct ClientCommands: Sendable {
             guard let n = port.number, n == n.rounded(), (1...65535).contains(n) else { throw CommandError("port must be an integer 1–65535") }
             return [.subscribe(port: Int(n))]
         },
-        .init(CommandDescriptor("/osc/unsubscribe", [],
+        .init(CommandDescriptor("/osc/unsubscribe", [], answersOnly: true,
                                 "stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets)")) { _, _ in
             [.unsubscribe]
         },

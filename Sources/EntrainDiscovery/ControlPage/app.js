@@ -71,8 +71,11 @@ function decodePacket(view, out) {
 let socket = null;
 const listened = new Set();
 
+// False when the connection is down: nothing was sent (the caller says so where it matters).
 function send(address, ...args) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(oscMessage(address, args));
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(oscMessage(address, args));
+  return true;
 }
 
 function listen(path) {
@@ -264,9 +267,10 @@ function makePersonOnly(node, label) {
   const path = node.FULL_PATH;
   const state = el("b", { data: { readout: path } }, "–");
   const off = el("button", { data: { osc: path }, onclick: () => send(path, false) }, "Disarm");
-  watch(path, (args) => { state.textContent = args[0] === true ? "ARMED" : "off"; state.classList.toggle("warn", args[0] === true); });
+  const show = (armed) => { state.textContent = armed ? "ARMED" : "off"; state.classList.toggle("warn", armed); };
+  watch(path, (args) => show(args[0] === true));
   const v = valueOf(node);
-  if (v !== undefined) state.textContent = v === true ? "ARMED" : "off";
+  if (v !== undefined) show(v === true);  // armed before the page loaded: the warning shows at once
   return el("div", { class: "control person-only", data: { address: path }, title: `${node.DESCRIPTION} (not from this page)` },
     el("label", {}, label || words(lastName(path))), state, off);
 }
@@ -386,18 +390,25 @@ function makeChooser(node, verb) {
   const argument = node.ENTRAIN_ARGUMENTS[0];
   const box = el("div", { class: "chooser", data: { address: node.FULL_PATH } });
   box.dataset.verb = verb;
+  box.dataset.argument = argument.NAME;
   fillChooser(box, node.FULL_PATH, argument.VALS || []);
   return el("div", { class: "control", title: node.DESCRIPTION }, el("label", {}, argument.CATALOG || argument.NAME), box);
 }
 
+// Names read again (on focus, every 15 s) change the menu's options in place: a menu rebuilt
+// while open would close on a desktop and lose a phone's pick, and Load would send the first name.
 function fillChooser(box, path, names) {
+  const menu = box.querySelector("select");
+  if (menu && names.length > 6) { fillOptions(menu, names); return; }
+  const shown = [...box.querySelectorAll("button.choice")].map((b) => b.dataset.name);
+  if (!menu && names.length <= 6 && names.length > 0 && shown.join("\n") === names.join("\n")) return;
   box.textContent = "";
-  if (names.length === 0) { box.append(el("span", { class: "dim none" }, "none stored")); return; }
+  if (names.length === 0) { box.append(el("span", { class: "dim" }, "none stored")); return; }
   if (names.length <= 6) {
     for (const name of names) box.append(el("button", { class: "choice", data: { osc: path, name }, onclick: () => send(path, name) }, words(name)));
     return;
   }
-  const select = el("select", { "aria-label": path, data: { osc: path, argument: "name", catalog: "1" } });
+  const select = el("select", { "aria-label": path, data: { osc: path, argument: box.dataset.argument, catalog: "1" } });
   fillOptions(select, names);
   select.addEventListener("focus", () => refreshCatalog(path));
   box.append(select, el("button", { class: "command", data: { osc: path }, onclick: () => send(path, select.value) }, box.dataset.verb));
@@ -555,7 +566,7 @@ const views = [
   ["beat", "Beat", ["/beat"]],
   ["hrv", "HRV", ["/hrv"]],
   ["inserts", "Inserts", ["/fx"]],
-  ["rig", "Rig", ["/dmx", "/midi", "/link", "/transport"]],
+  ["rig", "Rig", ["/dmx", "/midi", "/link"]],
   ["library", "Library", ["/preset", "/playlist", "/session", "/timer"]],
 ];
 const viewOf = (path) => {
@@ -586,7 +597,7 @@ function buildDetails() {
   for (const n of shown) {
     // Queries and answers (/status, /playlist/show): the page asks what it shows itself, and a
     // form whose reply no one would see is no control.
-    if (isCommand(n) && (n.ENTRAIN_ANSWERS_ONLY || (!n.ENTRAIN_BUTTON && n.ENTRAIN_ARGUMENTS.length === 0))) continue;
+    if (isCommand(n) && n.ENTRAIN_ANSWERS_ONLY) continue;
     const view = viewOf(n.FULL_PATH);
     if (!byView.has(view)) byView.set(view, new Map());
     const groups = byView.get(view), key = groupKey(n.FULL_PATH, counts);
@@ -660,7 +671,8 @@ function poll() {
   if (nodes.has("/ambient/status")) send("/ambient/status");
 }
 
-$("panic").addEventListener("click", () => send("/panic"));
+// A PANIC that could not be sent must not look as if it had been.
+$("panic").addEventListener("click", () => { if (!send("/panic")) toast("NOT CONNECTED: PANIC was not sent. Silence the system another way."); });
 $("resume").addEventListener("click", () => send("/resume"));
 fetch("/?HOST_INFO").then((r) => r.json()).then((info) => { setText("client-name", info.NAME); document.title = `${info.NAME} · entrain`; }).catch(() => {});
 connect();
