@@ -23,21 +23,25 @@ run: build
 	@scripts/run.sh $(ARGS)
 
 # Every test: DSP and engine measurements beside integration tests that start their own private
-# dummy jackd (under a unique server name) and drive the release binary (two shards at once, see
+# dummy jackd (under a unique server name) and drive the release binary (three shards at once, see
 # scripts/test.sh), then a subset of the live tests again on a private headless PipeWire through
-# pw-jack (scripts/test-pipewire.sh). Ends with the slowest test classes and how many tests skipped and why (tests of
-# peers' files in ../shared/fixtures skip when it is not beside the checkout).
-test: build
+# pw-jack (scripts/test-pipewire.sh). Ends with the slowest test classes and how many tests skipped
+# and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
+# One optimised build makes both the test bundle and the binary the live tests drive (the release
+# configuration with -enable-testing, so @_noLocks is proven on the code under test; the runtime
+# shared, not static, for XCTest: see Package.swift), in its own folder beside `make build`'s.
+TEST_BUILD := .build-test
+test: deps
 	@scripts/install-deps.sh aubio-tools chromium systemd  # beat analysis against aubio; the control page in headless Chromium; systemd-analyze for the units
 	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
-	$(SWIFT) build --build-tests
-	@ENTRAIN_BINARY=$(CURDIR)/$(BIN) scripts/test.sh
-	@ENTRAIN_BINARY=$(CURDIR)/$(BIN) scripts/test-pipewire.sh
-	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
+	@scripts/stamp-commit.sh
+	ENTRAIN_TEST_BUILD=1 $(SWIFT) build -c release --build-tests -Xswiftc -enable-testing --scratch-path $(TEST_BUILD)
+	@ENTRAIN_BINARY=$(CURDIR)/$(TEST_BUILD)/release/entrain TEST_BUILD_DIR=$(TEST_BUILD)/release scripts/test.sh
+	@ENTRAIN_BINARY=$(CURDIR)/$(TEST_BUILD)/release/entrain TEST_BUILD_DIR=$(TEST_BUILD)/release scripts/test-pipewire.sh
 
 # The file readers under libFuzzer, 2 minutes each (LIBFUZZ_SECONDS), then fed seeded
 # mutations of the shipped and fixture files for 15 minutes (FUZZ_SECONDS, FUZZ_SEED).
-# make test gives them 8 s each and 48 s.
+# make test feeds the seeded mutations for 48 s; CI (.ci/run) then gives libFuzzer 8 s a reader.
 fuzz: build
 	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-120}
 	env FUZZ_SECONDS=$${FUZZ_SECONDS:-900} $(SWIFT) test --filter 'ParserFuzzTests|FuzzFindingTests|HugeInputTests'

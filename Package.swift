@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 // Real-time code must be inlinable across modules: @_noLocks rejects calls whose body it cannot see.
@@ -9,9 +10,14 @@ let realtimeFlags: [SwiftSetting] = [
 ]
 
 // Release builds carry the Swift runtime and Foundation inside: the binary runs without a Swift
-// toolchain (docs/install.md). Set on every target at the end of this file.
+// toolchain (docs/install.md). Set on every target at the end of this file. `make test` builds
+// the suite and the binary it drives in one optimised build (ENTRAIN_TEST_BUILD=1, its own
+// scratch folder) with the runtime shared instead: XCTest links the toolchain's Foundation, and
+// a second static copy beside it cannot link.
+let staticRuntime = ProcessInfo.processInfo.environment["ENTRAIN_TEST_BUILD"] == nil
 let staticRuntimeCondition = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
-let staticRuntimeLink = LinkerSetting.unsafeFlags(["-static-stdlib"], staticRuntimeCondition)
+let staticRuntimeFlags = staticRuntime ? ["-static-stdlib"] : []
+let staticRuntimeLink = LinkerSetting.unsafeFlags(staticRuntimeFlags, staticRuntimeCondition)
 
 let package = Package(
     name: "entrain",
@@ -142,7 +148,7 @@ let package = Package(
 // Release builds on Linux compile against the static modules (so our objects name every static
 // library they need, ICU among them) and link the Swift runtime and Foundation into the binary.
 for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRuntimeCondition)]
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(staticRuntimeFlags, staticRuntimeCondition)]
 }
 
 // The test build is optimised too: the suite renders and analyses minutes of audio, which the

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole test suite from the built test bundle (`swift build --build-tests` first), in two
+# Runs the whole test suite from the built test bundle (`swift build --build-tests` first), in three
 # shards at once: the live tests (IntegrationTests: real JACK servers and the real client, mostly
-# waiting on audio time) beside everything else (computing on the CPU), so the waiting overlaps
-# the computing. Prints each test class's time (slowest first), then says how many tests
+# waiting on audio time) in two halves beside everything else (computing on the CPU), so the
+# waiting overlaps the computing. Prints each test class's time (slowest first), then says how many tests
 # skipped and why: on a clone without ../shared/fixtures beside it, the tests of peers' third-party
 # files skip (their licences keep them out of the repository). Exits with the suite's status, or 1
 # when a test skipped for anything else: what the set-up installs (JACK, aubio, chromium, cc) must
@@ -17,12 +17,19 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-bundle=$(ls -d .build/debug/*PackageTests.xctest 2>/dev/null | head -1)
-[ -x "$bundle" ] || { echo "make test: no test bundle under .build/debug (run swift build --build-tests)" >&2; exit 1; }
+# TEST_BUILD_DIR: where the bundle was built (make test: .build-test/release; by hand, `swift build
+# --build-tests` puts it in .build/debug).
+built=${TEST_BUILD_DIR:-.build/debug}
+bundle=$(ls -d "$built"/*PackageTests.xctest 2>/dev/null | head -1)
+[ -x "$bundle" ] || { echo "make test: no test bundle under $built (run swift build --build-tests)" >&2; exit 1; }
 classes=$("$bundle" --list-tests | grep -oE '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' | tr -d / | sort -u)
 # Integration tests that start no server (they run the binary offline) compute like the unit tests.
 offline='^IntegrationTests\.(AmbientRenderTests|RenderCommandTests|RenderFormatTests|SBaGenPeerTests|ValidateCommandTests|LongPeriodBeatEventTests|ReleaseTests)$'
-live=$(grep '^IntegrationTests\.' <<<"$classes" | grep -vE "$offline" | paste -sd, -)
+# The live classes dealt in turn into TEST_LIVE_SHARDS (2) selections: they mostly wait on audio
+# time, so two of them beside the computing shard still leave the CPU room (each judges through xruns).
+live_shards=${TEST_LIVE_SHARDS:-2}
+mapfile -t live < <(grep '^IntegrationTests\.' <<<"$classes" | grep -vE "$offline" |
+    awk -v n="$live_shards" '{ shard[NR % n] = shard[NR % n] (shard[NR % n] == "" ? "" : ",") $0 } END { for (i = 0; i < n; i++) print shard[i] }')
 rest=$( (grep -v '^IntegrationTests\.' <<<"$classes"; grep -E "$offline" <<<"$classes") | paste -sd, -)
 
 # Runs the bundle (under the wrapper command, if any) on a selection, its output into a log, in its
@@ -50,7 +57,7 @@ watched() {
 wrapper=("$@")
 
 started=$(date +%s)
-: > "$work/all.log"; : > "$work/live.log"; : > "$work/rest.log"  # before tail follows them
+: > "$work/all.log"  # before tail follows it
 if [ -n "${TEST_FILTER:-}" ] || [ "${TEST_SHARDS:-2}" = 1 ]; then
     watched "$work/all.log" "${TEST_FILTER:-}" "${wrapper[@]}" &
     pid=$!
@@ -58,18 +65,24 @@ if [ -n "${TEST_FILTER:-}" ] || [ "${TEST_SHARDS:-2}" = 1 ]; then
     wait "$pid"
     status=$?
 else
-    # Both shards run at once; the live one is printed as it goes, the computing one when it ends.
+    # Every shard runs at once; the first live one is printed as it goes, the others when they end.
+    : > "$work/rest.log"
     watched "$work/rest.log" "$rest" "${wrapper[@]}" &
-    rest_pid=$!
-    watched "$work/live.log" "$live" "${wrapper[@]}" &
-    live_pid=$!
-    tail -n +1 -f --pid="$live_pid" "$work/live.log" 2>/dev/null
-    wait "$live_pid"
-    live_status=$?
-    wait "$rest_pid"
-    rest_status=$?
-    cat "$work/rest.log"
-    status=$(( live_status != 0 ? live_status : rest_status ))
+    pids=($!)
+    logs=("$work/rest.log")
+    for i in "${!live[@]}"; do
+        [ -n "${live[$i]}" ] || continue
+        : > "$work/live$i.log"
+        watched "$work/live$i.log" "${live[$i]}" "${wrapper[@]}" &
+        pids+=($!)
+        logs+=("$work/live$i.log")
+    done
+    tail -n +1 -f --pid="${pids[1]:-${pids[0]}}" "${logs[1]:-${logs[0]}}" 2>/dev/null
+    status=0
+    for i in "${!pids[@]}"; do
+        wait "${pids[$i]}" || status=$?
+        [ "$i" = 1 ] || cat "${logs[$i]}"
+    done
 fi
 cat "$work"/*.log > "$work/suite"
 elapsed=$(( $(date +%s) - started ))

@@ -99,7 +99,7 @@ public final class OSCServer: @unchecked Sendable {
         hub = FeedbackHub(space: router.space, meter: meter, fixed: configuration.feedback,
                           limits: FeedbackHub.Limits(lifetime: configuration.subscriptionLifetime,
                                                      bytesPerSecond: configuration.feedbackBytesPerSecond),
-                          report: report, now: Self.now())
+                          report: report, now: ServiceThread.monotonicNow())
         beatFeed = BeatFeed(host: host, time: beatTime)
         self.logger = logger
     }
@@ -128,7 +128,7 @@ public final class OSCServer: @unchecked Sendable {
             descriptors.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsToWrite ? Int16(POLLOUT) : 0), revents: 0))
         }
         _ = poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
-        let now = Self.now()
+        let now = ServiceThread.monotonicNow()
         for _ in 0..<Self.datagramsPerTurn {
             let received = buffer.withUnsafeMutableBytes { socket.receive(into: $0) }
             guard let (count, sender) = received else { break }
@@ -301,7 +301,7 @@ public final class OSCServer: @unchecked Sendable {
     static let reasonLimit = 400
 
     private func log(_ level: Logger.Level, _ text: @autoclosure () -> String) {
-        if logLimit.allow(0, now: Self.now()) { emit(level, text()) } else { suppressedLogs += 1 }
+        if logLimit.allow(0, now: ServiceThread.monotonicNow()) { emit(level, text()) } else { suppressedLogs += 1 }
     }
 
     /// A log line the limiter allowed, after the count of those it held back.
@@ -314,12 +314,6 @@ public final class OSCServer: @unchecked Sendable {
     }
 
     static func seconds(_ value: Double) -> String { value == value.rounded() ? "\(Int(value)) s" : "\(value) s" }
-
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 }
 
 public enum OSCServerError: Error, CustomStringConvertible {

@@ -6,7 +6,8 @@ import Darwin
 
 /// A control-side thread of its own, for the loops that keep a client's surroundings going (the
 /// OSC server, DMX frames, MIDI in, the heart-data port, the ambient pump, the phrase beats, the
-/// breathing pacer, an LV2 plugin's worker). Never the process thread's: it locks and sleeps.
+/// breathing pacer, the insert chains' chores, an LV2 plugin's worker). Never the process
+/// thread's: it locks and sleeps.
 ///
 /// Its owner keeps one (`let`), starts it with a turn and stops it. It runs the turn over and
 /// over until stopped, waiting `every` seconds after each one. The wait is on a condition, so

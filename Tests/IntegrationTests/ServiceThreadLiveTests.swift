@@ -21,7 +21,7 @@ final class ServiceThreadLiveTests: LiveClientTestCase {
         let pid = client.process.processIdentifier
         osc.send("/hrv/pacer", [.int32(1)])
         let expected: Set = ["entrain-osc", "entrain-dmx", "entrain-midi-in", "entrain-hrv-in", "entrain-ambient",
-                             "entrain-phrase", "entrain-pacer"]
+                             "entrain-phrase", "entrain-pacer", "entrain-inserts"]
         var seen: Set<String> = []
         let all = waitUntil(timeout: 10) {
             seen = threadNames(pid)

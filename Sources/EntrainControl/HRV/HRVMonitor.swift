@@ -1,5 +1,6 @@
 import EntrainAddressSpace
 import EntrainHRV
+import EntrainService
 import Foundation
 import Logging
 import Synchronization
@@ -42,12 +43,12 @@ public final class HRVMonitor: Sendable {
     public init(recordings: URL? = nil, logger: Logger = Logger(label: "entrain.hrv")) {
         self.recordings = recordings
         self.logger = logger
-        started = OSCServer.now()
+        started = ServiceThread.monotonicNow()
         pacer = HRVPacer(logger: logger)
     }
 
     /// Seconds since the monitor started (the records' `t`).
-    func now() -> Double { OSCServer.now() - started }
+    func now() -> Double { ServiceThread.monotonicNow() - started }
 
     /// Where mappings and the pacer set their targets.
     public func attach(_ space: AddressSpace) {
