@@ -28,14 +28,14 @@ run: build
 # pw-jack (scripts/test-pipewire.sh). Ends with the slowest test classes and how many tests skipped
 # and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 # One optimised build makes both the test bundle and the binary the live tests drive (the release
-# configuration with -enable-testing, so @_noLocks is proven on the code under test; the runtime
+# configuration with -enable-testing on our modules, so @_noLocks is proven on the code under test; the runtime
 # shared, not static, for XCTest: see Package.swift), in its own folder beside `make build`'s.
 TEST_BUILD := .build-test
 test: deps
 	@scripts/install-deps.sh aubio-tools chromium systemd  # beat analysis against aubio; the control page in headless Chromium; systemd-analyze for the units
 	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
 	@scripts/stamp-commit.sh
-	ENTRAIN_TEST_BUILD=1 $(SWIFT) build -c release --build-tests -Xswiftc -enable-testing --scratch-path $(TEST_BUILD)
+	ENTRAIN_TEST_BUILD=1 $(SWIFT) build -c release --build-tests --scratch-path $(TEST_BUILD)
 	@ENTRAIN_BINARY=$(CURDIR)/$(TEST_BUILD)/release/entrain TEST_BUILD_DIR=$(TEST_BUILD)/release scripts/test.sh
 	@ENTRAIN_BINARY=$(CURDIR)/$(TEST_BUILD)/release/entrain TEST_BUILD_DIR=$(TEST_BUILD)/release scripts/test-pipewire.sh
 

@@ -14,7 +14,8 @@ let realtimeFlags: [SwiftSetting] = [
 // the suite and the binary it drives in one optimised build (ENTRAIN_TEST_BUILD=1, its own
 // scratch folder) with the runtime shared instead: XCTest links the toolchain's Foundation, and
 // a second static copy beside it cannot link.
-let staticRuntime = ProcessInfo.processInfo.environment["ENTRAIN_TEST_BUILD"] == nil
+let testBuild = ProcessInfo.processInfo.environment["ENTRAIN_TEST_BUILD"] != nil
+let staticRuntime = !testBuild
 let staticRuntimeCondition = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
 let staticRuntimeFlags = staticRuntime ? ["-static-stdlib"] : []
 let staticRuntimeLink = LinkerSetting.unsafeFlags(staticRuntimeFlags, staticRuntimeCondition)
@@ -155,4 +156,11 @@ for target in package.targets where target.type == .regular || target.type == .e
 // unoptimised code takes many times longer to compute (make test's budget is 15 minutes).
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+}
+
+// make test's optimised build: our modules open to @testable import (the dependencies need not be).
+if testBuild {
+    for target in package.targets where target.type == .regular || target.type == .executable {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"])]
+    }
 }

@@ -64,7 +64,8 @@ final class CommandDeclarationTests: XCTestCase {
         XCTAssertFalse(ping.pressable)
         XCTAssertTrue(StandardAddresses.command("/panic")!.pressable)
         XCTAssertEqual(Set(StandardAddresses.commands.filter(\.answersOnly).map(\.address)),
-                       ["/ping", "/status", "/session/status", "/ambient/status", "/preset/list", "/playlist/list", "/playlist/show"])
+                       ["/ping", "/status", "/session/status", "/ambient/status", "/preset/list", "/playlist/list", "/playlist/show",
+                        "/hrv/mode", "/hrv/phase", "/osc/subscribe", "/osc/unsubscribe"])
         XCTAssertFalse(StandardAddresses.commands.contains { $0.answersOnly && $0.pressable })
     }
 
