@@ -1,0 +1,157 @@
+import Foundation
+
+/// Beats from the tempo-and-phase filter (`BeatStateSpace`): each predicted on its frame from
+/// the filter's most likely tempo and position, published once the grid stands out of the
+/// activation, kept through breaks, stopped when the music stops.
+///
+/// Confidence is the grid's contrast: the activation's peaks on the last four beats against
+/// its mean between them (noise about 1.5, sustained pads up to about 2.4, drums 5 to 25),
+/// mapped to 1 − 1.5 / contrast. Beats go out once it reaches `/beat/confidence/min` (0.6: a
+/// contrast of 3.75) while the input sounds, and keep going through a break until the input
+/// stops sounding for 1.5 beats or no onset came for 16 beats.
+struct BeatFilterTracker {
+    struct Beat {
+        var frame: Int64
+        var confidence: Float
+        /// Frames to the next predicted beat.
+        var period: Int
+    }
+
+    let sampleRate: Double
+    /// Engine frames per analysis frame, and how far before its end a frame is stamped: where
+    /// the attacks that raised it began, on average.
+    let frameSamples: Int64
+    private let stampOffset: Int64
+    var space: BeatStateSpace
+    /// The activation's slowly falling peak (half-life 4 s), which scales it into (0, 1).
+    private var peak = 0.0
+    private let peakDecay: Double
+    static var floor: Double { 0.02 }
+
+    /// Recent raw activation, by analysis frame, as a ring.
+    private let recent: UnsafeMutablePointer<Double>
+    private let recentCapacity = 4096
+    private var frameIndex = 0
+    /// Activation summed since the last judged beat, and the frames it covers.
+    private var sinceBeat = 0.0
+    private var sinceBeatFrames = 0
+    /// The last four beats' peaks and the means between them, as rings.
+    private var peaks = InlineArray<4, Double>(repeating: 0)
+    private var means = InlineArray<4, Double>(repeating: 0)
+    private var judged = 0
+    /// The frame index of the last predicted beat still to be judged (its peak is read two
+    /// frames after it), or -1.
+    private var toJudge = -1
+
+    /// The next beat (engine frame), the last one published or passed, and the position the
+    /// filter was at in the previous frame (a smaller one means its beat went by).
+    private var next: Int64 = .min / 2
+    private var hasNext = false
+    private var last: Int64 = .min / 2
+    private var lastPosition = 0
+
+    private(set) var confidence: Float = 0
+    private(set) var publishing = false
+    var minimumConfidence: Float = 0.6
+    private var lastSound: Int64 = .min / 2
+    private var lastOnset: Int64 = .min / 2
+    private(set) var latestEnd: Int64 = 0
+
+    var minimumBPM = 60.0 { didSet { updateTempi() } }
+    var maximumBPM = 200.0 { didSet { updateTempi() } }
+    var preferredBPM = 100.0 { didSet { updateTempi() } }
+    /// How much a tempo an octave from the hint loses at each beat (see `BeatStateSpace.setTempi`).
+    static var hintStrength: Double { 0.1 }
+
+    init(sampleRate: Double, hopSize: Int) {
+        self.sampleRate = sampleRate
+        frameSamples = Int64(2 * hopSize)
+        stampOffset = Int64(hopSize) + Int64(0.0015 * sampleRate)
+        space = BeatStateSpace(frameRate: sampleRate / Double(2 * hopSize))
+        peakDecay = pow(0.5, 1 / (4 * sampleRate / Double(2 * hopSize)))
+        recent = .allocate(capacity: recentCapacity)
+        recent.initialize(repeating: 0, count: recentCapacity)
+        updateTempi()
+        space.reset()
+    }
+
+    func deallocate() {
+        space.deallocate()
+        recent.deallocate()
+    }
+
+    private mutating func updateTempi() {
+        space.setTempi(minimum: minimumBPM, maximum: maximumBPM, prefer: preferredBPM, hintStrength: Self.hintStrength)
+    }
+
+    var bpm: Double { space.bpm(ofTempo: space.tempo) }
+    /// Beat period in engine frames.
+    var period: Int64 { Int64(space.intervals[space.tempo]) * frameSamples }
+    var locked: Bool { publishing }
+
+    mutating func onset(frame: Int64) { lastOnset = frame }
+
+    /// One analysis frame: its raw activation (≥ 0), the engine frame just past it, and whether
+    /// the input sounded in it.
+    mutating func frame(_ value: Double, end: Int64, sounding: Bool) {
+        latestEnd = end
+        if sounding { lastSound = end }
+        peak = max(value, peak * peakDecay)
+        let a = peak > 0 ? Self.floor + (1 - 2 * Self.floor) * min(1, value / peak) : Self.floor
+        space.step(a)
+        recent[frameIndex % recentCapacity] = value
+        sinceBeat += value
+        sinceBeatFrames += 1
+        judge()
+        let interval = space.intervals[space.tempo], position = space.position
+        let beatIn = interval - position
+        if toJudge < frameIndex { toJudge = frameIndex + beatIn }
+        next = end + Int64(beatIn) * frameSamples - stampOffset
+        hasNext = true
+        // The filter moved past a beat without predicting it on a frame (it changed its mind
+        // about the phase): that beat is due now, unless one went out less than 0.7 beats ago.
+        if position < lastPosition {
+            let passed = end - Int64(position) * frameSamples - stampOffset
+            if passed - last > Int64(0.7 * Double(period)) { next = passed }
+        }
+        lastPosition = position
+        frameIndex += 1
+    }
+
+    /// Reads the peak of the beat predicted at `toJudge` two frames after it: the contrast of
+    /// the last four beats' peaks against the activation's mean between them.
+    private mutating func judge() {
+        guard toJudge >= 0, frameIndex == toJudge + 2 else { return }
+        var top = 0.0
+        for i in max(0, toJudge - 2)...frameIndex { top = max(top, recent[i % recentCapacity]) }
+        peaks[judged % 4] = top
+        means[judged % 4] = sinceBeatFrames > 0 ? sinceBeat / Double(sinceBeatFrames) : 0
+        judged += 1
+        sinceBeat = 0
+        sinceBeatFrames = 0
+        if judged >= 4 {
+            var p = 0.0, m = 0.0
+            for i in 0..<4 {
+                p += peaks[i]
+                m += means[i]
+            }
+            let contrast = m > 0 ? p / m : 0
+            confidence = contrast > 1.5 ? Float(1 - 1.5 / contrast) : 0
+        }
+    }
+
+    /// The next beat due before engine frame `end`, if any; at most one a call.
+    mutating func beat(before end: Int64) -> Beat? {
+        guard hasNext, next < end else { return nil }
+        hasNext = false
+        guard next - last > Int64(0.7 * Double(period)) else { return nil }
+        last = next
+        let beats = Double(period)
+        let sounding = Double(latestEnd - lastSound) < 1.5 * beats
+        let onsetsGoing = Double(latestEnd - lastOnset) < 16 * beats
+        if !publishing && sounding && confidence >= minimumConfidence && judged >= 4 { publishing = true }
+        if publishing && (!sounding || !onsetsGoing) { publishing = false }
+        guard publishing else { return nil }
+        return Beat(frame: next, confidence: confidence, period: Int(period))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// Tempo and beat phase as one hidden state, filtered forward one analysis frame at a time (the
+/// bar-pointer model of Whiteley, Cemgil & Godsill, in the discrete form of Krebs, Böck &
+/// Widmer 2015, forward only: causal).
+///
+/// A state is a tempo (a beat interval of a whole number of frames, log-spaced over the range)
+/// and a position inside the beat. Each frame every state moves one position on; from a beat's
+/// last position it enters the first of any tempo, with a probability falling fast with the
+/// tempo ratio (a steady song keeps its tempo, a ramp moves through neighbours). The activation
+/// `a` in (0, 1) is the likelihood of the beat's first sixteenth, (1 − a) / 15 that of the rest.
+/// The tempo range and the hint weigh the beat transitions: outside the range nothing enters,
+/// and a tempo an octave from `/beat/tempo/prefer` loses a little at each beat.
+/// All memory is allocated at init; `step` is real-time safe.
+struct BeatStateSpace {
+    let tempoCount: Int
+    let stateCount: Int
+    let frameRate: Double
+    /// Frames per beat, first state and states in the beat's first sixteenth, per tempo.
+    let intervals: UnsafeMutablePointer<Int>
+    private let firsts: UnsafeMutablePointer<Int>
+    private let beatLengths: UnsafeMutablePointer<Int>
+    /// Row `from`, column `to`, rows summing to 1.
+    private let transition: UnsafeMutablePointer<Double>
+    /// Weight on entering each tempo: the range and the hint.
+    private let entry: UnsafeMutablePointer<Double>
+    private let outflow: UnsafeMutablePointer<Double>
+    private var p: UnsafeMutablePointer<Double>
+    private var q: UnsafeMutablePointer<Double>
+    static var observationLambda: Double { 16 }
+    static var tempoChange: Double { 100 }
+
+    /// The most likely tempo (its index) and position, after the last step.
+    private(set) var tempo = 0
+    private(set) var position = 0
+
+    init(frameRate: Double, slowest: Double = 40, fastest: Double = 300, tempi: Int = 96) {
+        self.frameRate = frameRate
+        var lengths: [Int] = []
+        let shortest = frameRate * 60 / fastest, longest = frameRate * 60 / slowest
+        for i in 0..<tempi {
+            let interval = Int((shortest * pow(longest / shortest, Double(i) / Double(tempi - 1))).rounded())
+            if interval != lengths.last { lengths.append(interval) }
+        }
+        tempoCount = lengths.count
+        stateCount = lengths.reduce(0, +)
+        intervals = .allocate(capacity: tempoCount)
+        firsts = .allocate(capacity: tempoCount)
+        beatLengths = .allocate(capacity: tempoCount)
+        var first = 0
+        for (k, length) in lengths.enumerated() {
+            intervals[k] = length
+            firsts[k] = first
+            beatLengths[k] = max(1, Int(Double(length) / Self.observationLambda))
+            first += length
+        }
+        transition = .allocate(capacity: tempoCount * tempoCount)
+        for i in 0..<tempoCount {
+            var sum = 0.0
+            for j in 0..<tempoCount {
+                let w = exp(-Self.tempoChange * abs(Double(lengths[j]) / Double(lengths[i]) - 1))
+                transition[i * tempoCount + j] = w
+                sum += w
+            }
+            for j in 0..<tempoCount { transition[i * tempoCount + j] /= sum }
+        }
+        entry = .allocate(capacity: tempoCount)
+        entry.initialize(repeating: 1, count: tempoCount)
+        outflow = .allocate(capacity: tempoCount)
+        outflow.initialize(repeating: 0, count: tempoCount)
+        p = .allocate(capacity: stateCount)
+        q = .allocate(capacity: stateCount)
+        p.initialize(repeating: 0, count: stateCount)
+        q.initialize(repeating: 0, count: stateCount)
+        reset()
+    }
+
+    func deallocate() {
+        intervals.deallocate()
+        firsts.deallocate()
+        beatLengths.deallocate()
+        transition.deallocate()
+        entry.deallocate()
+        outflow.deallocate()
+        p.deallocate()
+        q.deallocate()
+    }
+
+    func bpm(ofTempo k: Int) -> Double { frameRate * 60 / Double(intervals[k]) }
+
+    /// The range (nothing enters a tempo outside it) and the hint: a tempo `octaves` from
+    /// `prefer` keeps exp(−hintStrength · octaves²) of what enters it at each beat.
+    mutating func setTempi(minimum: Double, maximum: Double, prefer: Double, hintStrength: Double) {
+        for k in 0..<tempoCount {
+            let bpm = bpm(ofTempo: k)
+            let octaves = log2(bpm / max(prefer, 1))
+            entry[k] = bpm < minimum - 0.5 || bpm > maximum + 0.5 ? 0 : exp(-hintStrength * octaves * octaves)
+        }
+    }
+
+    /// Every tempo in the range equally likely (each of its positions alike).
+    mutating func reset() {
+        var total = 0.0
+        for k in 0..<tempoCount {
+            let share = entry[k] > 0 ? 1 / Double(intervals[k]) : 0
+            (p + firsts[k]).update(repeating: share, count: intervals[k])
+            total += share * Double(intervals[k])
+        }
+        if total > 0 { for s in 0..<stateCount { p[s] /= total } }
+    }
+
+    /// One frame with activation `a` (0 < a < 1).
+    mutating func step(_ a: Double) {
+        for k in 0..<tempoCount { outflow[k] = p[firsts[k] + intervals[k] - 1] }
+        let beat = a, other = (1 - a) / (Self.observationLambda - 1)
+        var total = 0.0
+        for k in 0..<tempoCount {
+            let from = p + firsts[k], to = q + firsts[k], n = intervals[k]
+            var entering = 0.0
+            if entry[k] > 0 {
+                for i in 0..<tempoCount { entering += outflow[i] * transition[i * tempoCount + k] }
+                entering *= entry[k]
+            }
+            to[0] = entering * beat
+            let head = beatLengths[k]
+            for j in 1..<n { to[j] = from[j - 1] * (j < head ? beat : other) }
+            for j in 0..<n { total += to[j] }
+        }
+        swap(&p, &q)
+        guard total > 0, total.isFinite else { reset(); return }
+        let scale = 1 / total
+        var bestMass = -1.0
+        for k in 0..<tempoCount {
+            let states = p + firsts[k]
+            var mass = 0.0
+            for j in 0..<intervals[k] {
+                states[j] *= scale
+                mass += states[j]
+            }
+            if mass > bestMass {
+                bestMass = mass
+                tempo = k
+            }
+        }
+        let states = p + firsts[tempo]
+        var best = -1.0
+        for j in 0..<intervals[tempo] where states[j] > best {
+            best = states[j]
+            position = j
+        }
+    }
+}
