@@ -1,3 +1,4 @@
+import EntrainDSP
 import Foundation
 
 /// Tempo and beat phase as one hidden state, filtered forward one analysis frame at a time (the
@@ -88,13 +89,15 @@ struct BeatStateSpace {
 
     func bpm(ofTempo k: Int) -> Double { frameRate * 60 / Double(intervals[k]) }
 
+    private let log2e = 1.442_695_040_888_963_4
+
     /// The range (nothing enters a tempo outside it) and the hint: a tempo `octaves` from
     /// `prefer` keeps exp(−hintStrength · octaves²) of what enters it at each beat.
     mutating func setTempi(minimum: Double, maximum: Double, prefer: Double, hintStrength: Double) {
         for k in 0..<tempoCount {
             let bpm = bpm(ofTempo: k)
-            let octaves = log2(bpm / max(prefer, 1))
-            entry[k] = bpm < minimum - 0.5 || bpm > maximum + 0.5 ? 0 : exp(-hintStrength * octaves * octaves)
+            let octaves = FastMath.log2(bpm / max(prefer, 1))
+            entry[k] = bpm < minimum - 0.5 || bpm > maximum + 0.5 ? 0 : FastMath.exp2(-hintStrength * log2e * octaves * octaves)
         }
     }
 
