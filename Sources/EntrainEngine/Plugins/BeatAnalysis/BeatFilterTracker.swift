@@ -39,8 +39,8 @@ struct BeatFilterTracker {
     private var peaks = InlineArray<4, Double>(repeating: 0)
     private var means = InlineArray<4, Double>(repeating: 0)
     private var judged = 0
-    /// The frame index of the last predicted beat still to be judged (its peak is read two
-    /// frames after it), or -1.
+    /// The analysis frame of the last beat the filter passed, still to be judged (its peak is
+    /// read two frames after it), or -1.
     private var toJudge = -1
 
     /// The next beat (engine frame), the last one published or passed, and the position the
@@ -105,7 +105,8 @@ struct BeatFilterTracker {
         judge()
         let interval = space.intervals[space.tempo], position = space.position
         let beatIn = interval - position
-        if toJudge < frameIndex { toJudge = frameIndex + beatIn }
+        // A beat went by (the position wrapped): judge it once its peak has been heard.
+        if position < lastPosition && toJudge < 0 { toJudge = frameIndex - position }
         next = end + Int64(beatIn) * frameSamples - stampOffset
         hasNext = true
         // The filter moved past a beat without predicting it on a frame (it changed its mind
@@ -121,9 +122,10 @@ struct BeatFilterTracker {
     /// Reads the peak of the beat predicted at `toJudge` two frames after it: the contrast of
     /// the last four beats' peaks against the activation's mean between them.
     private mutating func judge() {
-        guard toJudge >= 0, frameIndex == toJudge + 2 else { return }
+        guard toJudge >= 0, frameIndex >= toJudge + 2 else { return }
         var top = 0.0
-        for i in max(0, toJudge - 2)...frameIndex { top = max(top, recent[i % recentCapacity]) }
+        for i in max(max(0, toJudge - 2), frameIndex - recentCapacity + 1)...frameIndex { top = max(top, recent[i % recentCapacity]) }
+        toJudge = -1
         peaks[judged % 4] = top
         means[judged % 4] = sinceBeatFrames > 0 ? sinceBeat / Double(sinceBeatFrames) : 0
         judged += 1
