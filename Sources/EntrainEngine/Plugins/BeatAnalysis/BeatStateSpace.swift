@@ -26,6 +26,9 @@ struct BeatStateSpace {
     /// Weight on entering each tempo: the range and the hint.
     private let entry: UnsafeMutablePointer<Double>
     private let outflow: UnsafeMutablePointer<Double>
+    /// Per tempo, 1 / its transitions' total into tempi in range: a beat at the range's edge
+    /// keeps its mass instead of leaking it into tempi that do not exist.
+    private let stayInRange: UnsafeMutablePointer<Double>
     private var p: UnsafeMutablePointer<Double>
     private var q: UnsafeMutablePointer<Double>
     static var observationLambda: Double { 16 }
@@ -69,6 +72,8 @@ struct BeatStateSpace {
         entry.initialize(repeating: 1, count: tempoCount)
         outflow = .allocate(capacity: tempoCount)
         outflow.initialize(repeating: 0, count: tempoCount)
+        stayInRange = .allocate(capacity: tempoCount)
+        stayInRange.initialize(repeating: 1, count: tempoCount)
         p = .allocate(capacity: stateCount)
         q = .allocate(capacity: stateCount)
         p.initialize(repeating: 0, count: stateCount)
@@ -83,6 +88,7 @@ struct BeatStateSpace {
         transition.deallocate()
         entry.deallocate()
         outflow.deallocate()
+        stayInRange.deallocate()
         p.deallocate()
         q.deallocate()
     }
@@ -97,7 +103,15 @@ struct BeatStateSpace {
         for k in 0..<tempoCount {
             let bpm = bpm(ofTempo: k)
             let octaves = FastMath.log2(bpm / max(prefer, 1))
-            entry[k] = bpm < minimum - 0.5 || bpm > maximum + 0.5 ? 0 : FastMath.exp2(-hintStrength * log2e * octaves * octaves)
+            // In range when the tempi this interval stands for (half a frame either side) reach
+            // into it: at 187.5 frames/s, 200 BPM is 56.25 frames, stood for by 56 (200.9 BPM).
+            let fastest = frameRate * 60 / (Double(intervals[k]) - 0.5), slowest = frameRate * 60 / (Double(intervals[k]) + 0.5)
+            entry[k] = fastest < minimum || slowest > maximum ? 0 : FastMath.exp2(-hintStrength * log2e * octaves * octaves)
+        }
+        for i in 0..<tempoCount {
+            var inRange = 0.0
+            for k in 0..<tempoCount where entry[k] > 0 { inRange += transition[i * tempoCount + k] }
+            stayInRange[i] = inRange > 0 ? 1 / inRange : 0
         }
     }
 
@@ -114,7 +128,7 @@ struct BeatStateSpace {
 
     /// One frame with activation `a` (0 < a < 1).
     mutating func step(_ a: Double) {
-        for k in 0..<tempoCount { outflow[k] = p[firsts[k] + intervals[k] - 1] }
+        for k in 0..<tempoCount { outflow[k] = p[firsts[k] + intervals[k] - 1] * stayInRange[k] }
         let beat = a, other = (1 - a) / (Self.observationLambda - 1)
         var total = 0.0
         for k in 0..<tempoCount {
