@@ -43,12 +43,15 @@ struct BeatFilterTracker {
     /// read two frames after it), or -1.
     private var toJudge = -1
 
-    /// The next beat (engine frame), the last one published or passed, and the position the
-    /// filter was at in the previous frame (a smaller one means its beat went by).
-    private var next: Int64 = .min / 2
-    private var hasNext = false
-    private var last: Int64 = .min / 2
-    private var lastPosition = 0
+    /// Beats decided (due on the next frame, or passed) that the engine has not reached yet, as
+    /// a ring: a prediction further ahead may still change with the next frame; one due before
+    /// it may not. The last one decided, and the phase the filter was at in the previous frame
+    /// (half a beat less means its beat went by).
+    private var due = InlineArray<4, Int64>(repeating: 0)
+    private var dueHead = 0
+    private var dueCount = 0
+    private var lastDecided: Int64 = .min / 2
+    private var lastPhase = 0.0
 
     private(set) var confidence: Float = 0
     private(set) var publishing = false
@@ -104,18 +107,18 @@ struct BeatFilterTracker {
         sinceBeatFrames += 1
         judge()
         let interval = space.intervals[space.tempo], position = space.position
-        let beatIn = interval - position
-        // A beat went by (the position wrapped): judge it once its peak has been heard.
-        if position < lastPosition && toJudge < 0 { toJudge = frameIndex - position }
-        next = end + Int64(beatIn) * frameSamples - stampOffset
-        hasNext = true
-        // The filter moved past a beat without predicting it on a frame (it changed its mind
-        // about the phase): that beat is due now, unless one went out less than 0.7 beats ago.
-        if position < lastPosition {
-            let passed = end - Int64(position) * frameSamples - stampOffset
-            if passed - last > Int64(0.7 * Double(period)) { next = passed }
+        let phase = Double(position) / Double(interval)
+        let wrapped = phase < lastPhase - 0.5
+        // A beat went by: judge it once its peak has been heard.
+        if wrapped && toJudge < 0 { toJudge = frameIndex - position }
+        if position == interval - 1 {
+            decide(end + frameSamples - stampOffset)
+        } else if wrapped {
+            // The filter moved past a beat without predicting it on a frame (it changed its
+            // mind about the phase): that beat is due now.
+            decide(end - Int64(position) * frameSamples - stampOffset)
         }
-        lastPosition = position
+        lastPhase = phase
         frameIndex += 1
     }
 
@@ -142,18 +145,27 @@ struct BeatFilterTracker {
         }
     }
 
-    /// The next beat due before engine frame `end`, if any; at most one a call.
+    /// A beat on `frame`, unless one was decided less than 0.7 beats before it.
+    private mutating func decide(_ frame: Int64) {
+        guard frame - lastDecided > Int64(0.7 * Double(period)), dueCount < 4 else { return }
+        due[(dueHead + dueCount) % 4] = frame
+        dueCount += 1
+        lastDecided = frame
+    }
+
+    /// The next beat to publish before engine frame `end`, if any.
     mutating func beat(before end: Int64) -> Beat? {
-        guard hasNext, next < end else { return nil }
-        hasNext = false
-        guard next - last > Int64(0.7 * Double(period)) else { return nil }
-        last = next
-        let beats = Double(period)
-        let sounding = Double(latestEnd - lastSound) < 1.5 * beats
-        let onsetsGoing = Double(latestEnd - lastOnset) < 16 * beats
-        if !publishing && sounding && confidence >= minimumConfidence && judged >= 4 { publishing = true }
-        if publishing && (!sounding || !onsetsGoing) { publishing = false }
-        guard publishing else { return nil }
-        return Beat(frame: next, confidence: confidence, period: Int(period))
+        while dueCount > 0, due[dueHead] < end {
+            let frame = due[dueHead]
+            dueHead = (dueHead + 1) % 4
+            dueCount -= 1
+            let beats = Double(period)
+            let sounding = Double(latestEnd - lastSound) < 1.5 * beats
+            let onsetsGoing = Double(latestEnd - lastOnset) < 16 * beats
+            if !publishing && sounding && confidence >= minimumConfidence && judged >= 4 { publishing = true }
+            if publishing && (!sounding || !onsetsGoing) { publishing = false }
+            if publishing { return Beat(frame: frame, confidence: confidence, period: Int(period)) }
+        }
+        return nil
     }
 }
