@@ -43,7 +43,7 @@ struct BeatFilterTracker {
     /// read two frames after it), or -1.
     private var toJudge = -1
 
-    /// Beats decided (due on the next frame, or passed) that the engine has not reached yet, as
+    /// Beats decided (due within two frames, or passed) that the engine has not reached yet, as
     /// a ring: a prediction further ahead may still change with the next frame; one due before
     /// it may not. The last one decided, and the phase the filter was at in the previous frame
     /// (half a beat less means its beat went by).
@@ -111,8 +111,9 @@ struct BeatFilterTracker {
         let wrapped = phase < lastPhase - 0.5
         // A beat went by: judge it once its peak has been heard.
         if wrapped && toJudge < 0 { toJudge = frameIndex - position }
-        if position == interval - 1 {
-            decide(end + frameSamples - stampOffset)
+        // Decided two frames ahead: a tempo's argmax position may step over its last frame.
+        if interval - position <= 2 {
+            decide(end + Int64(interval - position) * frameSamples - stampOffset)
         } else if wrapped {
             // The filter moved past a beat without predicting it on a frame (it changed its
             // mind about the phase): that beat is due now.
