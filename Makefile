@@ -32,7 +32,7 @@ test: build
 	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
 	$(SWIFT) build --build-tests
 	@ENTRAIN_BINARY=$(CURDIR)/$(BIN) scripts/test.sh
-	@scripts/test-pipewire.sh env ENTRAIN_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build
+	@ENTRAIN_BINARY=$(CURDIR)/$(BIN) scripts/test-pipewire.sh
 	@scripts/libfuzz.sh $${LIBFUZZ_SECONDS:-8}
 
 # The file readers under libFuzzer, 2 minutes each (LIBFUZZ_SECONDS), then fed seeded

@@ -7,7 +7,11 @@
 # files skip (their licences keep them out of the repository). Exits with the suite's status, or 1
 # when a test skipped for anything else: what the set-up installs (JACK, aubio, chromium, cc) must
 # be there, or integration tests would pass by not running.
-# TEST_SHARDS=1 runs everything in one process instead (as `swift test` does).
+# TEST_SHARDS=1 runs everything in one process instead (as `swift test` does). TEST_FILTER (the
+# bundle's own comma-separated list, e.g. IntegrationTests.OSCLiveTests/testX) runs only those, in
+# one process. Arguments, when given, are a command the bundle runs under (scripts/test-pipewire.sh
+# gives `pw-jack env ENTRAIN_TEST_SERVER=pipewire`). A test process that prints nothing for
+# TEST_HANG_SECONDS (300) is stopped with what it was running named: a hang fails, it never stalls CI.
 set -o pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -16,18 +20,51 @@ trap 'rm -rf "$work"' EXIT
 bundle=$(ls -d .build/debug/*PackageTests.xctest 2>/dev/null | head -1)
 [ -x "$bundle" ] || { echo "make test: no test bundle under .build/debug (run swift build --build-tests)" >&2; exit 1; }
 classes=$("$bundle" --list-tests | grep -oE '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' | tr -d / | sort -u)
-live=$(grep '^IntegrationTests\.' <<<"$classes" | paste -sd, -)
-rest=$(grep -v '^IntegrationTests\.' <<<"$classes" | paste -sd, -)
+# Integration tests that start no server (they run the binary offline) compute like the unit tests.
+offline='^IntegrationTests\.(AmbientRenderTests|RenderCommandTests|RenderFormatTests|SBaGenPeerTests|ValidateCommandTests|LongPeriodBeatEventTests|ReleaseTests)$'
+live=$(grep '^IntegrationTests\.' <<<"$classes" | grep -vE "$offline" | paste -sd, -)
+rest=$( (grep -v '^IntegrationTests\.' <<<"$classes"; grep -E "$offline" <<<"$classes") | paste -sd, -)
+
+# Runs the bundle (under the wrapper command, if any) on a selection, its output into a log, in its
+# own process group; stops the group when the log has not grown for TEST_HANG_SECONDS.
+watched() {
+    local log=$1 selection=$2 pid size last=-1 idle=0 limit=${TEST_HANG_SECONDS:-300}
+    shift 2
+    setsid "$@" "$bundle" ${selection:+"$selection"} > "$log" 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 5
+        size=$(stat -c %s "$log")
+        if [ "$size" = "$last" ]; then idle=$((idle + 5)); else idle=0; last=$size; fi
+        if [ "$idle" -ge "$limit" ]; then
+            echo "make test: FAILED: no output for $idle s, stopped while running: $(grep -E "^Test Case '.*' started" "$log" | tail -1)" | tee -a "$log" >&2
+            kill -TERM -- -"$pid" 2>/dev/null; sleep 5; kill -KILL -- -"$pid" 2>/dev/null
+            break
+        fi
+    done
+    wait "$pid"
+    local status=$?
+    kill -TERM -- -"$pid" 2>/dev/null  # what the tests started and left behind (a crashed bundle's servers)
+    return $status
+}
+wrapper=("$@")
 
 started=$(date +%s)
-if [ "${TEST_SHARDS:-2}" = 1 ]; then
-    "$bundle" 2>&1 | tee "$work/all.log"
+: > "$work/all.log"; : > "$work/live.log"; : > "$work/rest.log"  # before tail follows them
+if [ -n "${TEST_FILTER:-}" ] || [ "${TEST_SHARDS:-2}" = 1 ]; then
+    watched "$work/all.log" "${TEST_FILTER:-}" "${wrapper[@]}" &
+    pid=$!
+    tail -n +1 -f --pid="$pid" "$work/all.log" 2>/dev/null
+    wait "$pid"
     status=$?
 else
-    # The computing shard's output is printed when the live one is done (its own log meanwhile).
-    "$bundle" "$rest" > "$work/rest.log" 2>&1 &
+    # Both shards run at once; the live one is printed as it goes, the computing one when it ends.
+    watched "$work/rest.log" "$rest" "${wrapper[@]}" &
     rest_pid=$!
-    "$bundle" "$live" 2>&1 | tee "$work/live.log"
+    watched "$work/live.log" "$live" "${wrapper[@]}" &
+    live_pid=$!
+    tail -n +1 -f --pid="$live_pid" "$work/live.log" 2>/dev/null
+    wait "$live_pid"
     live_status=$?
     wait "$rest_pid"
     rest_status=$?

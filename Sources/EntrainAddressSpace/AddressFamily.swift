@@ -21,6 +21,10 @@ public protocol AddressFamily: AnyObject, Sendable {
     func snapshot() -> [(address: String, value: ControlValue)]
     /// Addresses a preset or the last-used settings never carry (e.g. arming the strobe).
     func isTransient(_ address: String) -> Bool
+    /// What a sender can do here besides setting values (`/ambient/play`, `/session/load`).
+    var commands: [CommandDescriptor] { get }
+    /// What the family sends without being asked (meters, beats).
+    var published: [PublishedDescriptor] { get }
     /// The family's section of osc-schema.md: a title and what to know before its table.
     var schemaTitle: String { get }
     var schemaIntroduction: String { get }
@@ -32,6 +36,8 @@ extension AddressFamily {
     }
 
     public func isTransient(_ address: String) -> Bool { false }
+    public var commands: [CommandDescriptor] { [] }
+    public var published: [PublishedDescriptor] { [] }
     public var schemaTitle: String { name }
     public var schemaIntroduction: String { "" }
 }

@@ -42,6 +42,12 @@ public final class AddressSpace: Sendable {
         return nil
     }
 
+    /// The command at `address`, from whichever family declares it.
+    public func command(_ address: String) -> CommandDescriptor? {
+        for family in families { if let command = family.commands.first(where: { $0.address == address }) { return command } }
+        return nil
+    }
+
     /// Check `given` for `address` (natural units, or 0…1 when `normalized`) with the one set
     /// of rules every family shares.
     public func parse(_ address: String, _ given: ControlValue, normalized: Bool = false) throws(ControlError) -> ControlChange {

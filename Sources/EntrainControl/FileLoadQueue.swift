@@ -1,9 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// Runs the messages that read files (a session, a preset, a playlist, an ambient preset, a haptic
-/// pattern) on a worker, one at a time, so the OSC thread keeps serving while a big file is read
-/// and checked — `/panic` above all. The worker routes the message as the OSC thread would (load,
+/// Runs the messages that read files (the commands declared `readsFiles`: a session, a preset, a
+/// playlist, an ambient preset, a haptic pattern) on a worker, one at a time, so the OSC thread
+/// keeps serving while a big file is read and checked — `/panic` above all. The worker routes the message as the OSC thread would (load,
 /// then apply) and hands back its replies. A sender's later messages wait behind its load, so
 /// "load, then play" keeps its order; `/panic` and `/ping` never wait.
 /// `admit` and `finished` are called from the server thread only.
@@ -27,8 +27,6 @@ final class FileLoadQueue: @unchecked Sendable {
         let released: [TimedMessage]
     }
 
-    static let readsFiles: Set<String> = ["/session/load", "/preset/load", "/playlist/play", "/ambient/preset/load", "/haptic/pattern"]
-    static let neverHeld: Set<String> = ["/panic", "/ping"]
     /// Senders with a load in progress or waiting for the worker.
     static let maximumLoads = 16
     /// Messages one sender may have waiting behind its load.
@@ -46,7 +44,8 @@ final class FileLoadQueue: @unchecked Sendable {
 
     func admit(_ timed: TimedMessage, from sender: Peer) -> Admission {
         let address = timed.message.address
-        if Self.neverHeld.contains(address) { return .now }
+        // What acts on any message (/panic, /ping) never waits behind a load.
+        if router.command(address)?.trigger == .always { return .now }
         if held[sender] != nil {
             guard held[sender]!.count < Self.maximumHeld else {
                 return .refused("more than \(Self.maximumHeld) messages waiting behind a file load; dropped")
@@ -54,7 +53,7 @@ final class FileLoadQueue: @unchecked Sendable {
             held[sender]!.append(timed)
             return .queued
         }
-        guard Self.readsFiles.contains(address) else { return .now }
+        guard router.command(address)?.readsFiles == true else { return .now }
         guard held.count < Self.maximumLoads else { return .refused("\(Self.maximumLoads) files are loading already; try again") }
         held[sender] = []
         worker.async { [self] in

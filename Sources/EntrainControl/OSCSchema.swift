@@ -8,11 +8,7 @@ import Foundation
 /// A test compares the committed file with this output, so the two cannot drift apart.
 public enum OSCSchema {
     /// The families a client has from the start, on an engine that never plays (for the schema).
-    public static func standardFamilies() throws -> [any AddressFamily] {
-        let current = CurrentEngine(try EngineHost(sampleRate: 48_000))
-        return [EngineFamily(current), AmbientFamily(AmbientConductor(host: current.host) { .init(frame: 0, unixSeconds: 0) }),
-                HRVFamily(HRVMonitor()), DMXFamily(), MIDIFamily(), LinkFamily(DetachedLinkSession())]
-    }
+    public static func standardFamilies() throws -> [any AddressFamily] { try StandardFamilies.detached() }
 
     public static func markdown(families: [any AddressFamily]) -> String {
         let defaults = OSCServer.Configuration()
@@ -51,7 +47,7 @@ public enum OSCSchema {
           \(OSCServer.seconds(defaults.subscriptionLifetime)) from the last `/osc/subscribe`: send it again (every 20–30 s, say) to renew
           it; a renewal sends the whole state again unless the last one is still going out. Over TCP
           a subscription lasts as long as the connection; `--osc-feedback` targets never lapse.
-        - **Files.** `\(FileLoadQueue.readsFiles.sorted().joined(separator: "`, `"))` read their file off
+        - **Files.** `\(families.flatMap(\.commands).filter(\.readsFiles).map(\.address).sorted().joined(separator: "`, `"))` read their file off
           the OSC thread: everything else, `/panic` included, is served meanwhile. The sender's own
           later messages wait until the load is done and applied (so load-then-play works), except
           `/panic` and `/ping`, which never wait. At most \(FileLoadQueue.maximumLoads) loads under way and \(grouped(FileLoadQueue.maximumHeld)) messages
@@ -94,76 +90,45 @@ public enum OSCSchema {
           both has control characters escaped (`\\n`, `\\u{1B}`) and is cut after \(UntrustedText.limit) characters
           (the address) or \(OSCServer.reasonLimit) (the reason), ending in `… (N characters)`.
 
-        ## Commands
-
-        | address | arguments | what it does | reply |
-        |---|---|---|---|
-        | `/panic` | anything | light and haptic ports dark from the first frame of the engine's next period; the audio pairs fade out over \(ParameterSpec.format(EngineHost.panicFadeSeconds * 1000)) ms (no click) and are silent from then plus the limiter's look-ahead (1.5 ms: \(Int(0.0015 * 48_000) + Int(EngineHost.panicFadeSeconds * 48_000) - 1) frames at 48 kHz in all); held until `/resume`. Never queued, never refused | — |
-        | `/resume` | button | undoes `/panic`, fading back in over `/master/fade-in`; after a stop (session end, timer, `/session/stop`) it also starts the output again | — |
-        | `/ping` | any | liveness check | `/pong` with the same arguments |
-        | `/status` | none | one snapshot of the state | `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds s:server i:period i:server_returns f:slowest_period` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent of the JACK period; `server` is `up`, or `gone` while the JACK server is away and the client looks for it; `period` in frames; `server_returns` counts the server's returns; `slowest_period` is the slowest process callback of the last whole second, in percent of the period: 100 or more is an overrun) |
-        | `/osc/subscribe` | `[i port]` | send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new subscriber gets every parameter (paced, see Transport). Over UDP it lasts \(OSCServer.seconds(defaults.subscriptionLifetime)) unless sent again | the full state, as feedback |
-        | `/session/load` | `s:name` | load a session from the session directories (`--sessions-dir`, default `./sessions`, then `$XDG_DATA_HOME/entrain/sessions`, `$XDG_DATA_DIRS` and the installed `PREFIX/share/entrain/sessions`) by name, with or without `.json`; paths outside them (absolute, `..`, links leading out) are refused | — (`/error` if refused or invalid, with the file's problems) |
-        | `/session/play` | button | start the loaded session, or resume it where it was paused; fades back in if the output was stopped | — |
-        | `/session/pause` | button | freeze: every parameter settles (50 ms) on its value at this moment | — |
-        | `/session/stop` | button | end the session with a fade-out (`/master/fade-out`); the client stays up, silent | — |
-        | `/session/seek` | `f:seconds` | go to that point of the session: its state there within 50 ms, slides under way continue | — |
-        | `/session/status` | none | the transport's state | the messages listed under "Sent by entrain" for sessions and the timer |
-        | `/timer/minutes` | `f:minutes` (none: a query) | stop with a fade so that the fade ends after that many minutes (0 < minutes ≤ 1440) | query: `/timer/remaining` |
-        | `/timer/cancel` | button | cancel the timer | — |
-        | `/preset/save` | `s:name` | save every parameter's current value as a preset (`$XDG_DATA_HOME/entrain/presets/NAME.json`, written atomically). Names: 1–64 letters, digits, spaces, `- _ . ( )` | — |
-        | `/preset/load` | `s:name [f:glide]` | glide every parameter but the master section to the preset over `glide` seconds (default 2) | — |
-        | `/preset/rename` | `s:old s:new` | rename (refused if `new` exists) | — |
-        | `/preset/delete` | `s:name` | delete | — |
-        | `/preset/list` | none | the presets | `/preset/list s…` |
-        | `/playlist/create` | `s:name` | a new, empty playlist | — |
-        | `/playlist/add` | `s:playlist s:kind s:item [f:seconds]` | append `preset` NAME for `seconds`, or `session` NAME | — |
-        | `/playlist/remove` | `s:playlist i:item` | remove item (from 1) | — |
-        | `/playlist/move` | `s:playlist i:from i:to` | reorder | — |
-        | `/playlist/rename`, `/playlist/delete` | `s:old s:new`; `s:name` | as for presets | — |
-        | `/playlist/list` | none | the playlists | `/playlist/list s…` |
-        | `/playlist/show` | `s:name` | its items | `/playlist/show s:name` then `s:kind s:item f:seconds` per item |
-        | `/playlist/play` | `s:name` | play it as one session: presets crossfade in (5 s) and hold for their time, sessions follow with their own stages; progress as for sessions | — |
-        | `/osc/unsubscribe` | none | stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets) | — |
-        | `/haptic/pattern` | `s:name` | play an AHAP pattern (from ./patterns, `$XDG_DATA_HOME/entrain/patterns` or the installed `PREFIX/share/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it starts on the time tag's frame. Replaces a playing one | — |
-        | `/haptic/pattern/stop` | button | stop the playing pattern | — |
-        | `/fx/BUS/add` | `s:URI` | append an LV2 plugin to the insert chain of BUS (`entrainment`, `ambient`, or the mono `haptic`, which takes 1→1 plugins only), before the ceiling; it fades in over 20 ms. Its controls then appear as `/fx/BUS/N/SYMBOL` and `/fx/BUS/N/bypass` (slot N, from 1), described from the plugin's data (docs/lv2.md) | `/fx/BUS/add i:slot s:URI`; `/error` naming the reason (no such plugin, a feature entrain does not provide, ports that do not fit the bus) |
-        | `/fx/BUS/remove` | `i:slot` | remove a slot (it fades out first; the plugin is freed off the process thread) | — |
-        | `/fx/BUS/move` | `i:from i:to` | move a slot (crossfaded) | — |
-
-        ## Sent by entrain
-
-        | address | arguments | when |
-        |---|---|---|
-        | every parameter address | its value, in the type its row declares (float; string for choices and lists; `T`/`F` for toggles) | to subscribers and `--osc-feedback HOST:PORT` targets, whenever the value changes, from any source; at most 30 per second per address |
-        | every `ADDRESS/norm` | `f` 0…1 | alongside the above |
-        | `/meter/entrainment` | `f f`: peak of entrainment_L and _R in dBFS (−120 = silence) | to subscribers, 15 times a second |
-        | `/session/state` | `s`: `idle`, `playing`, `paused` or `finished` | to subscribers once a second, and on `/session/status` |
-        | `/session/name`, `/session/position`, `/session/stage`, `/session/remaining` | `s:name`; `f:seconds`; `i:number s:name`; `f:seconds` | with `/session/state`, when a session is loaded |
-        | `/timer/remaining` | `f:seconds` (−1: no timer) | with `/session/state` |
-        | `/beat/onset` | `f`: strength 0…1 (the detection function against its recent maximum) | to subscribers, in a bundle time-tagged with the frame the attack began in beat_in (less beat_in's capture latency), within one period + 2 ms of the hop that detected it |
-        | `/beat/beat` | `i`: beat count since the tracker locked (1, 2, 3, …; restarts after a loss of confidence) | to subscribers, in a bundle time-tagged with the predicted beat time, sent when the engine reaches that frame; the bundle also holds `/beat/bpm`, `/beat/confidence` and `/beat/next` |
-        | `/beat/next` | `f:seconds` from this beat to the predicted next one | in each beat's bundle |
-        | `/beat/bpm` | `f:BPM` (0 = no tempo yet) | in each beat's bundle, and on change (≥ 0.05 BPM, at most 30 per second) |
-        | `/beat/confidence` | `f` 0…1: share of recent predicted beats an onset confirmed | in each beat's bundle, and on change (≥ 0.01, at most 30 per second) |
-        | `/led/thermal/state` | `s`: `nominal`, `fair`, `serious` or `critical` — the LED thermal state in force (the worse of the model and `/led/thermal`) | to subscribers, on change |
-        | `/beat/level` | `f`: beat_in's loudest hop since the last report, RMS dBFS (−150 = silence) | to subscribers, 15 times a second |
-        | `/error` | `s:address s:reason` | to the sender of a bad message (address empty when the packet could not be read) |
-        | `/pong`, `/status`, query answers | as above | to the sender |
-
         """
-        for family in families { out += section(family) }
+        // The client's own commands and what it sends first, then each family of values.
+        for family in families.filter({ $0.descriptors.isEmpty }) + families.filter({ !$0.descriptors.isEmpty }) { out += section(family) }
         return out
     }
 
-    /// A family's title, introduction and one row per address.
+    /// A family's title, introduction, commands and values (one row per address), and what it sends.
     static func section(_ family: any AddressFamily) -> String {
         var out = "\n## \(family.schemaTitle)\n\n"
         if !family.schemaIntroduction.isEmpty { out += family.schemaIntroduction + "\n\n" }
-        out += "| address | type | unit | range | default | /norm | glide | what |\n"
-        out += "|---|---|---|---|---|---|---|---|\n"
-        for descriptor in family.descriptors { out += row(descriptor) }
+        if !family.commands.isEmpty {
+            out += "| address | arguments | what it does | reply |\n|---|---|---|---|\n"
+            var listed: Set<String> = []
+            for command in family.commands where listed.insert(command.pattern ?? command.address).inserted { out += row(command) }
+            if !family.descriptors.isEmpty { out += "\n" }
+        }
+        if !family.descriptors.isEmpty {
+            out += "| address | type | unit | range | default | /norm | glide | what |\n"
+            out += "|---|---|---|---|---|---|---|---|\n"
+            for descriptor in family.descriptors { out += row(descriptor) }
+        }
+        if !family.published.isEmpty {
+            out += "\n## Sent by entrain\n\n| address | arguments | when |\n|---|---|---|\n"
+            for item in family.published { out += "| \(item.label) | \(item.arguments) | \(item.when) |\n" }
+        }
         return out
+    }
+
+    /// A command's row: its arguments as a controller sends them.
+    static func row(_ c: CommandDescriptor) -> String {
+        let listed = c.arguments.map(\.text).joined(separator: " ").replacingOccurrences(of: "|", with: "\\|")
+        let arguments: String
+        switch c.trigger {
+        case .always: arguments = "anything"
+        case .button: arguments = "button"
+        case .argumentsOrButton: arguments = "`\(listed)` or a button"
+        case .arguments: arguments = listed.isEmpty ? "none" : "`\(listed)`"
+        }
+        return "| `\(c.pattern ?? c.address)` | \(arguments) | \(c.summary) | \(c.reply ?? "—") |\n"
     }
 
     /// 30000 → "30,000".

@@ -95,18 +95,27 @@ public enum ParameterError: Error, CustomStringConvertible, Equatable {
     case notAToggle(String, given: String)
     case constraint(String, reason: String)
 
-    public var description: String {
+    /// The address refused.
+    public var address: String {
         switch self {
-        case .unknownAddress(let a): return "\(a): no such parameter"
-        case .notFinite(let a): return "\(a): value must be a finite number (got NaN or infinity)"
-        case .outOfRange(let a, let v, let r, let unit):
-            let u = unit.isEmpty ? "" : " \(unit)"
-            return "\(a): \(ParameterSpec.format(v))\(u) is out of range "
-                + "\(ParameterSpec.format(r.lowerBound))–\(ParameterSpec.format(r.upperBound))\(u)"
-        case .unknownOption(let a, let given, let options):
-            return "\(a): '\(given)' is not one of \(options.joined(separator: ", "))"
-        case .notAToggle(let a, let given): return "\(a): expected on/off (1/0), got '\(given)'"
-        case .constraint(let a, let reason): return "\(a): \(reason)"
+        case .unknownAddress(let a), .notFinite(let a), .outOfRange(let a, _, _, _), .unknownOption(let a, _, _), .notAToggle(let a, _),
+             .constraint(let a, _): a
         }
     }
+
+    /// Why, without the address (what `/error` carries beside it).
+    public var reason: String {
+        switch self {
+        case .unknownAddress: return "no such parameter"
+        case .notFinite: return "value must be a finite number (got NaN or infinity)"
+        case .outOfRange(_, let v, let r, let unit):
+            let u = unit.isEmpty ? "" : " \(unit)"
+            return "\(ParameterSpec.format(v))\(u) is out of range \(ParameterSpec.format(r.lowerBound))–\(ParameterSpec.format(r.upperBound))\(u)"
+        case .unknownOption(_, let given, let options): return "'\(given)' is not one of \(options.joined(separator: ", "))"
+        case .notAToggle(_, let given): return "expected on/off (1/0), got '\(given)'"
+        case .constraint(_, let reason): return reason
+        }
+    }
+
+    public var description: String { "\(address): \(reason)" }
 }

@@ -26,6 +26,7 @@ extension JackClient {
         }
         try registerMIDI(client, metadata: &metadata)
         if metadata.unsupported { logger.notice("\(PortMetadata.unsupportedNotice)") }
+        if let partial = metadata.partialNotice { logger.notice("\(partial)") }
         installCallbacks(client)
         context.pointee.serverGone.store(false, ordering: .releasing)
     }

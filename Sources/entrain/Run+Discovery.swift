@@ -17,9 +17,7 @@ extension Run {
         configuration.port = port
         configuration.oscPort = Int(server.address.port)
         configuration.name = clientName
-        let discovery = DiscoveryServer(configuration: configuration, space: space,
-                                        schema: { OSCSchema.markdown(families: space.families) },
-                                        bridge: server.bridged, allows: { oscConfiguration.allow.allows($0) }, logger: logger)
+        let discovery = DiscoveryServer(configuration: configuration, space: space, bridge: server.bridged, allows: { oscConfiguration.allow.allows($0) }, logger: logger)
         try discovery.start()
         let bound = discovery.port ?? port
         logger.info("OSCQuery on http://\(oscConfiguration.bind):\(bound)/ and the control page at http://\(oscConfiguration.bind):\(bound)/ui/")

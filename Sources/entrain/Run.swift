@@ -124,8 +124,8 @@ struct Run: ParsableCommand {
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
-        let space = AddressSpace([EngineFamily(current), AmbientFamily(conductor), HRVFamily(heart.monitor), lights, midiIn,
-                                  LinkFamily(linkSession)])
+        let space = AddressSpace(StandardFamilies.make(engine: current, conductor: conductor, hrv: heart.monitor, dmx: lights, midi: midiIn,
+                                                       link: linkSession))
         heart.monitor.attach(space)
         let fx = try inserts.start(host: current.host, space: space, restoring: carried, changes: try engine.setChanges()) {
             logger.warning("\($0)")
@@ -157,7 +157,14 @@ struct Run: ParsableCommand {
         defer { dmxSender?.stop() }  // a blackout frame, after the fade-out
         let phraseBeats = midi.clock ? PhraseBeatFeed(conductor: conductor, client: client) : nil
         defer { phraseBeats?.stop() }
-        let midiInput = midi.input ? MIDIInput(family: midiIn, space: space, logger: logger) { client.takeMIDIInput($0) } : nil
+        // Every command and value by address: what OSC, the page and MIDI's bound buttons reach.
+        let router = OSCRouter(
+            host: { current.host },
+            frame: { client.engineFrame(atUnixTime: $0.unixTime) },
+            status: { StatusReport.arguments(host: current.host, client: client) },
+            transport: transport, library: library,
+            patterns: transport.patterns, space: space, handlers: [ambientControl, heart, fx.commands])
+        let midiInput = midi.input ? MIDIInput(family: midiIn, space: space, router: router, logger: logger) { client.takeMIDIInput($0) } : nil
         midiInput?.start()
         defer { midiInput?.stop() }
         logger.info("running as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, period \(client.bufferSize)")
@@ -166,13 +173,19 @@ struct Run: ParsableCommand {
         }
 
         let meter = PeakMeter()
-        let oscServer = try startOSC(current: current, client: client, meter: meter, transport: transport, library: library,
-                                     space: space, ambient: ambientControl, heart: heart, fx: fx, logger: logger)
+        let oscServer = try makeOSC(router: router, current: current, client: client, meter: meter, transport: transport,
+                                    heart: heart, logger: logger)
         defer { oscServer?.stop() }
         let heartPort = try hrv.listener(heart, osc: osc, logger: logger)
         defer { heartPort?.stop() }
         let discovery = try oscServer.flatMap { try startDiscovery(osc: $0, space: space, clientName: client.name, logger: logger) }
         defer { discovery?.0.stop(); discovery?.1?.stop() }
+        // OSC answers only once OSCQuery listens too: a tool that heard /pong finds the tree.
+        // (Its socket is bound already: what arrives meanwhile waits in the kernel's buffer.)
+        if let oscServer {
+            oscServer.start()
+            logger.info("OSC on udp://\(oscServer.address)\(oscServer.tcpAddress.map { " and tcp://\($0)" } ?? "")")
+        }
         let managedState = { [preset, ambient] () -> (NSMState, String) in
             let place = transport.place
             let playing = place.flatMap { p in p.file.map { NSMState.SessionPlace(file: $0.path, state: p.state.rawValue, position: p.position) } }
@@ -248,21 +261,12 @@ struct Run: ParsableCommand {
         DataDirectories().search(kind, local: given)
     }
 
-    private func startOSC(current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
-                          library: Library, space: AddressSpace, ambient: AmbientController, heart: HRVController,
-                          fx: Fx, logger: Logger) throws -> OSCServer? {
+    private func makeOSC(router: OSCRouter, current: CurrentEngine, client: JackClient, meter: PeakMeter, transport: SessionTransport,
+                         heart: HRVController, logger: Logger) throws -> OSCServer? {
         guard !osc.disabled else { return nil }
-        let router = OSCRouter(
-            host: { current.host },
-            frame: { client.engineFrame(atUnixTime: $0.unixTime) },
-            status: { StatusReport.arguments(host: current.host, client: client) },
-            transport: transport, library: library,
-            patterns: transport.patterns, space: space, handlers: [ambient, heart, fx.commands])
         let server = try OSCServer(configuration: try osc.configuration(), router: router, host: { current.host },
                                    meter: meter, report: { transport.report() + heart.monitor.report() },
                                    beatTime: { client.unixTime(ofInputFrame: $0) }, logger: logger)
-        server.start()
-        logger.info("OSC on udp://\(server.address)\(server.tcpAddress.map { " and tcp://\($0)" } ?? "")")
         return server
     }
 }

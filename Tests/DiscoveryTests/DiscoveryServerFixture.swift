@@ -22,7 +22,7 @@ class DiscoveryServerTestCase: XCTestCase {
         configuration.limits = limits
         let families = space!
         let lines = log
-        server = DiscoveryServer(configuration: configuration, space: families, schema: { OSCSchema.markdown(families: families.families) },
+        server = DiscoveryServer(configuration: configuration, space: families,
                                  bridge: BridgedPeers(), allows: allows,
                                  logger: Logger(label: "test") { _ in LogLines.Handler(lines: lines) })
         try server.start()

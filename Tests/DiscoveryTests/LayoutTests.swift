@@ -9,7 +9,7 @@ import XCTest
 final class LayoutTests: XCTestCase {
     func testTheLayoutParsesAndNamesOnlyRealAddressesWithTheirRanges() throws {
         let space = AddressSpace(try OSCSchema.standardFamilies())
-        let tree = OSCQueryTree(space: space, schema: OSCSchema.markdown(families: space.families))
+        let tree = OSCQueryTree(space: space)
         let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: OpenStageControlLayout.data(space: space)) as? [String: Any])
         XCTAssertEqual(document["type"] as? String, "session")
         let root = try XCTUnwrap(document["content"] as? [String: Any])

@@ -11,7 +11,7 @@ final class OSCQueryTreeTests: XCTestCase {
 
     override func setUpWithError() throws {
         space = AddressSpace(try OSCSchema.standardFamilies())
-        tree = OSCQueryTree(space: space, schema: OSCSchema.markdown(families: space.families))
+        tree = OSCQueryTree(space: space)
     }
 
     func testEveryAddressOfEveryFamilyIsANodeWithItsTypeRangeAccessAndValue() throws {
@@ -20,8 +20,10 @@ final class OSCQueryTreeTests: XCTestCase {
             for d in family.descriptors {
                 let node = try XCTUnwrap(tree.json(at: d.address), d.address)
                 XCTAssertEqual(node["FULL_PATH"] as? String, d.address)
-                XCTAssertEqual(node["ACCESS"] as? Int, d.readOnly ? 1 : 3, d.address)
                 let value = (node["VALUE"] as? [Any])?.first
+                // A value not yet known (a metric before it is measured) is ACCESS 0, "no value".
+                XCTAssertEqual(node["ACCESS"] as? Int, value == nil ? 0 : d.readOnly ? 1 : 3, d.address)
+                if value == nil { XCTAssertEqual(node["ENTRAIN_ACCESS"] as? Int, d.readOnly ? 1 : 3, d.address) }
                 switch d.kind {
                 case .number(let range, _, _, _):
                     XCTAssertEqual(node["TYPE"] as? String, "f", d.address)
@@ -35,10 +37,18 @@ final class OSCQueryTreeTests: XCTestCase {
                 case .toggle:
                     XCTAssertEqual(node["TYPE"] as? String, "T", d.address)
                     XCTAssertEqual(value as? Bool, family.value(of: d.address)?.bool, d.address)
-                case .choice(let options, _), .list(let options):
+                case .choice(let options, _):
                     XCTAssertEqual(node["TYPE"] as? String, "s", d.address)
                     XCTAssertEqual((node["RANGE"] as? [[String: Any]])?.first?["VALS"] as? [String], options, d.address)
                     XCTAssertEqual(value as? String, family.value(of: d.address)?.text, d.address)
+                case .list(let options):
+                    // A list's VALS are the values it can take (each option, combinations, "none"),
+                    // so the value in force is always one of them.
+                    XCTAssertEqual(node["TYPE"] as? String, "s", d.address)
+                    let vals = try XCTUnwrap((node["RANGE"] as? [[String: Any]])?.first?["VALS"] as? [String], d.address)
+                    XCTAssertTrue(Set(options).isSubset(of: vals), d.address)
+                    XCTAssertEqual(value as? String, family.value(of: d.address)?.text, d.address)
+                    if let text = value as? String { XCTAssertTrue(vals.contains(text), "\(d.address): \(text)") }
                 case .text:
                     XCTAssertEqual(node["TYPE"] as? String, "s", d.address)
                 }
@@ -83,7 +93,10 @@ final class OSCQueryTreeTests: XCTestCase {
 
     func testCommandsAndWhatEntrainSendsComeFromTheSchema() throws {
         let panic = try XCTUnwrap(tree.json(at: "/panic"))
-        XCTAssertEqual(panic["ACCESS"] as? Int, 2)
+        XCTAssertEqual(panic["ACCESS"] as? Int, 2, "its own query: written")
+        let inTree = ((tree.json(at: "/")?["CONTENTS"] as? [String: Any])?["panic"]) as? [String: Any]
+        XCTAssertEqual(inTree?["ACCESS"] as? Int, 0, "inside a tree: no value (what python-oscquery requires)")
+        XCTAssertEqual(inTree?["ENTRAIN_ACCESS"] as? Int, 2, "and written")
         XCTAssertEqual(panic["TYPE"] as? String, "N")
         XCTAssertEqual(tree.json(at: "/session/load")?["TYPE"] as? String, "s")
         XCTAssertEqual(tree.json(at: "/session/seek")?["TYPE"] as? String, "f")
@@ -91,7 +104,8 @@ final class OSCQueryTreeTests: XCTestCase {
         let meter = try XCTUnwrap(tree.json(at: "/meter/entrainment"))
         XCTAssertEqual(meter["ACCESS"] as? Int, 1)
         XCTAssertEqual(meter["TYPE"] as? String, "ff")
-        XCTAssertEqual(tree.json(at: "/beat/bpm")?["ACCESS"] as? Int, 1)
+        let bpm = try XCTUnwrap(tree.json(at: "/beat/bpm"))
+        XCTAssertEqual((bpm["ENTRAIN_ACCESS"] ?? bpm["ACCESS"]) as? Int, 1, "read (once measured)")
         XCTAssertNil(tree.json(at: "/led/gain/N"), "patterns in the schema are not nodes")
         // Both names of a row that lists two.
         XCTAssertNotNil(tree.json(at: "/playlist/rename"))

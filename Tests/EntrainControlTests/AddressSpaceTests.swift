@@ -122,7 +122,7 @@ final class AddressSpaceTests: XCTestCase {
 
     static let stageSession = """
     { "stages": [
-        { "duration": 1, "voices": [ { "carrier": 200 } ] },
+        { "duration": 1, "voices": [ { "carrier": 200 } ], "set": { "/haptic/source": "entrainment" } },
         { "duration": 1,
           "set": { "/led/source": "manual", "/led/manual": 0.7, "/haptic/source": "manual", "/haptic/intensity": 0.9,
                    "/ambient/masterVolume": 0.2, "/entrain/carrier": 300 } }

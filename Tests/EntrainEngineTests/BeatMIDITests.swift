@@ -52,6 +52,23 @@ final class BeatMIDITests: XCTestCase {
         XCTAssertEqual(stop.first?.frame, 1000 + 9 * 24_000 + 48_000, "two quarters after the last beat")
     }
 
+    /// A beat 256 frames early (an xrun cost beat_in a period, or the tracker moved its phase):
+    /// the old quarter's last clock is hurried onto the beat's frame, not lost, so a receiver
+    /// counting clocks stays on the bar.
+    func testAnEarlyBeatHurriesTheOldQuartersClocksInsteadOfDroppingThem() {
+        var midi = BeatMIDI(settings: BeatMIDISettings(), sampleRate: 48_000)
+        let early: [Int64] = [1000, 25_000, 49_000 - 1_024, 73_000 - 1_024, 97_000 - 1_024]
+        let events = early.enumerated().map { k, frame in
+            BeatEvent(kind: .beat, frame: frame, strength: 0.8, count: Int32(k + 1), bpm: 120, framesToNext: 24_000)
+        }
+        let sent = run(&midi, periods: 600, events: { start, end in events.filter { $0.frame >= start && $0.frame < end } })
+        let clocks = sent.filter { $0.bytes == [0xF8] }.map(\.frame)
+        XCTAssertEqual(clocks.count, 5 * 24, "24 clocks for each of the five beats (three came early)")
+        XCTAssertEqual(clocks.filter { $0 == early[1] }.count, 1, "a beat on time: its own first clock only")
+        XCTAssertEqual(clocks.filter { $0 == early[2] }.count, 2, "the late clock and the new quarter's first share the early beat's frame")
+        XCTAssertEqual(sent.filter { $0.bytes == [0xFA] }.count, 1, "one Start: the early beat continues the count")
+    }
+
     /// Closing mid-note: the last period stops the clock and ends the sounding notes at its first frame.
     func testEndingStopsTheClockAndEndsEveryNote() {
         var midi = BeatMIDI(settings: BeatMIDISettings(), sampleRate: 48_000)

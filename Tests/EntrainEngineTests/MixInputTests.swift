@@ -44,11 +44,11 @@ final class MixInputTests: XCTestCase {
         let music = Self.chord(frames: 48_000)
         let (l, r) = try render(["/mix/level": "0.5"], music: music, seconds: 1)
         // The limiter's look-ahead delays everything by the same frames; past it, exactly half the music.
-        let delay = try XCTUnwrap((0..<2000).first { l[$0] != 0 })
-        XCTAssertEqual(delay, try XCTUnwrap((0..<2000).first { music[$0] != 0 }) + 551, "only the limiter's 551-frame look-ahead")
+        let delay = try XCTUnwrap((0..<2000).first { l[$0] != 0 }) - (try XCTUnwrap((0..<2000).first { music[$0] != 0 }))
+        XCTAssertEqual(delay, 71, "only the limiter's look-ahead (1.5 ms)")
         for i in stride(from: 600, to: 40_000, by: 997) {
-            XCTAssertEqual(l[i], 0.5 * music[i - 551], accuracy: 1e-6)
-            XCTAssertEqual(r[i], 0.5 * music[i - 551], accuracy: 1e-6)
+            XCTAssertEqual(l[i], 0.5 * music[i - delay], accuracy: 1e-6)
+            XCTAssertEqual(r[i], 0.5 * music[i - delay], accuracy: 1e-6)
         }
     }
 

@@ -10,10 +10,15 @@ final class ClientPortsTests: LiveClientTestCase {
         let client = try startClient([], recorder: probe)
         defer { stopClient(client) }
 
-        let ports = probe.ports(ofClient: "entrain")
         let expected: [(String, Bool)] = [("entrainment_L", true), ("entrainment_R", true), ("ambient_L", true),
                                           ("ambient_R", true), ("beat_in", false), ("mix_L", false), ("mix_R", false),
                                           ("led", true), ("haptic", true)]
+        // The client registers its ports one by one: wait for as many as there should be.
+        _ = waitUntil(timeout: 10) {
+            probe.ports(ofClient: "entrain").count >= expected.count
+                && expected.allSatisfy { probe.property(JACK_METADATA_PORT_GROUP, ofPort: "entrain:\($0.0)") != nil }
+        }
+        let ports = probe.ports(ofClient: "entrain")
         XCTAssertEqual(Set(ports.map(\.name)), Set(expected.map(\.0)))
         for (name, isOutput) in expected {
             guard let port = ports.first(where: { $0.name == name }) else { continue }

@@ -61,7 +61,16 @@ final class LinkLiveTests: XCTestCase {
 
     /// Steady clicks at 117 BPM on beat_in with the role lead-from-beat: the peer's session takes
     /// their tempo and their phase.
+    ///
+    /// A cycle entrain loses to an xrun takes a period out of what it hears, so its tracker's beats
+    /// come a period late until it re-phases (a known weakness, docs/rig.md): a take with xruns
+    /// that misses is taken again, up to three times; a miss without xruns fails at once.
     func testLeadsTheSessionFromTheBeatItHears() throws {
+        try judgeThroughXruns("link lead", leadTake)
+    }
+
+    /// One take of the lead test: what missed (nil when nothing did) and the xruns the probe saw.
+    func leadTake() throws -> (String?, Int) {
         let bpm = 117.0
         let peer = try LinkPeer(network: network, tempo: 90)
         let probe = try JackBeatProbe(server: server.name)
@@ -80,9 +89,10 @@ final class LinkLiveTests: XCTestCase {
         let offsets = probe.edgeTimes.filter { $0 > settled }.compactMap { peer.offsetFromBeat(at: $0) }
         let tempo = peer.latest?.tempo ?? 0
         print("link lead: the peer's session at \(String(format: "%.3f", tempo)) BPM for clicks at \(bpm); clicks off its grid, median \(ms(median(offsets))); \(probe.xruns) xruns")
-        XCTAssertEqual(tempo, bpm, accuracy: 0.2, "the session's tempo is the clicks'")
         XCTAssertGreaterThanOrEqual(offsets.count, 16)
-        XCTAssertLessThan(abs(median(offsets)), 5, "the session's beats on the clicks")
+        if abs(tempo - bpm) > 0.2 { return (String(format: "the session's tempo %.3f is not the clicks' %.1f", tempo, bpm), probe.xruns) }
+        if abs(median(offsets)) >= 5 { return ("the session's beats are \(ms(median(offsets))) off the clicks", probe.xruns) }
+        return (nil, probe.xruns)
     }
 
     /// Two entrain instances in one session (no other peer): their beats agree.
@@ -114,7 +124,8 @@ final class LinkLiveTests: XCTestCase {
             defer { try? FileManager.default.removeItem(at: report) }
             let probe = try JackBeatProbe(server: server.name)
             let client = try launch(name: "entrain", arguments, environment: ["LD_PRELOAD": library.path, "ENTRAIN_RT_PROBE_OUT": report.path])
-            let clicks = try JackPlayer(server: server.name, samples: Self.clicks(bpm: 120, seconds: 6, sampleRate: server.sampleRate), name: "clicks")
+            // Long enough for the tracker to lock and flash 8 times through xruns (it needs a few beats).
+            let clicks = try JackPlayer(server: server.name, samples: Self.clicks(bpm: 120, seconds: 15, sampleRate: server.sampleRate), name: "clicks")
             try clicks.connect(to: "entrain:beat_in")
             try probe.connectLight(from: "entrain:led")
             try peer.waitFor("the peer to see entrain") { $0.peers >= 1 }

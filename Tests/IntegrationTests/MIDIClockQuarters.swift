@@ -15,8 +15,11 @@ struct MIDIClockQuarters {
 
     init(beats: [UInt32], clocks: [UInt32], timeline: CycleTimeline) {
         let lost = timeline.lostJackFrames
+        // A quarter's clocks run from just after its beat up to the next beat's frame, inclusive:
+        // the next quarter's first clock sits on that frame, and so do the old quarter's last
+        // clocks when the beat came early (hurried there, never dropped).
         quarters = zip(beats, beats.dropFirst()).map { a, b in
-            Quarter(from: a, to: b, clocks: clocks.filter { $0 >= a && $0 < b }.count,
+            Quarter(from: a, to: b, clocks: clocks.filter { $0 > a && $0 <= b }.count,
                     lostCycles: lost.filter { $0.lowerBound < Int(b) && $0.upperBound > Int(a) }.count)
         }
     }

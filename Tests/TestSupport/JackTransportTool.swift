@@ -14,18 +14,24 @@ public final class JackTransportTool {
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // A tool that has died must fail its test, not kill the whole test process on a write.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
     }
 
+    /// Whether the tool still runs (it ends when it cannot reach the server).
+    public var isRunning: Bool { process.isRunning }
+
     /// One command line, e.g. "tempo 90", "master", "play", "stop".
     public func send(_ command: String) {
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
         usleep(200_000)
     }
 
     public func quit() {
         send("quit")
-        input.fileHandleForWriting.closeFile()
+        try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }
 

@@ -25,7 +25,8 @@ public enum PipeWireDaemon {
 
     /// The path of the libjack this process runs with: PipeWire's under pw-jack, jackd2's otherwise.
     static var loadedJackLibrary: String {
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        // Read to the end: /proc files have no size, and a reader going by the size reads nothing.
+        let maps = FileHandle(forReadingAtPath: "/proc/self/maps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
         let paths = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
         return paths.first { $0.contains("/libjack.so") } ?? "no libjack"
     }

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainAmbient
 import Foundation
 import Kessho
@@ -7,7 +8,7 @@ import Logging
 /// conductor (its keys are the ambient family's, in the address space). Refusals come back as
 /// router errors; nothing here may crash on what a sender sends. Thread-safe (OSC thread,
 /// session ticks).
-public final class AmbientController: OSCCommandHandler {
+public final class AmbientController: CommandSource {
     /// Fades are bounded so a typo cannot silence the engine for hours.
     static let maximumFade = 600.0
 
@@ -23,42 +24,69 @@ public final class AmbientController: OSCCommandHandler {
         self.logger = logger
     }
 
-    static let commands: Set<String> = ["/ambient/play", "/ambient/stop", "/ambient/seed", "/ambient/status",
-                                        "/ambient/preset/load", "/ambient/preset/save"]
+    public var commands: [DeclaredCommand] { Self.declarations.map { $0.bound(to: self) } }
 
-    /// nil for anything but the ambient commands. `/ambient/play` and `/ambient/stop` are also
-    /// buttons: a number is the fade in seconds, `T` the default fade, `F` a release (ignored).
-    public func handle(_ timed: TimedMessage, frame: Int64?) -> [OSCRouter.Action]? {
-        let message = timed.message, address = message.address
-        guard Self.commands.contains(address) else { return nil }
-        guard let conductor else { return [.error(address: address, reason: "the ambient engine is not running")] }
-        do {
-            switch address {
-            case "/ambient/play":
-                guard let fade = try fade(message, default: 0.05) else { return [] }
-                try conductor.play(fadeSeconds: fade)
-            case "/ambient/stop":
-                guard let fade = try fade(message, default: 2) else { return [] }
-                try conductor.stop(fadeSeconds: fade, at: frame)
-            case "/ambient/seed": return try seed(message, conductor)
-            case "/ambient/status": return [.reply(status(conductor))]
-            case "/ambient/preset/load":
-                let name = try text(message, 0, count: 1...2)
-                let crossfade = message.arguments.count > 1 ? try seconds(message.arguments[1]) : 0
-                return try loadPreset(name, crossfade: crossfade).map { .reply(OSCMessage("/ambient/preset/warning", [.string(name), .string($0)])) }
-            default:
-                try savePreset(try text(message, 0, count: 1...1))
-            }
-        } catch {
-            return [.error(address: address, reason: "\(error)")]
-        }
-        return []
+    /// `/ambient/play` and `/ambient/stop` are also buttons: a number is the fade in seconds, `T`
+    /// the default fade, `F` a release (ignored).
+    public static let declarations: [CommandDeclaration<AmbientController>] = [
+        .init(CommandDescriptor("/ambient/play", [.optional("f", "fade")], trigger: .argumentsOrButton, """
+            start the engine (fade-in in seconds, default 0.05; pads keep their own attack). The phrase grid follows UTC: the \
+            seed bucket is frozen at this moment. As a button: `T` or a number presses (the number is the fade), `F` is a \
+            release and is ignored
+            """)) { c, call in
+            let conductor = try c.running()
+            guard let fade = try c.fade(call.arguments, default: 0.05) else { return [] }
+            try conductor.play(fadeSeconds: fade)
+            return []
+        },
+        .init(CommandDescriptor("/ambient/stop", [.optional("f", "fade")], trigger: .argumentsOrButton, schedulable: true, """
+            fade out (default 2 s, at most 600), then stop computing; in a bundle, from the time tag's frame. `T` presses with \
+            the default fade, `F` is ignored
+            """)) { c, call in
+            let conductor = try c.running()
+            guard let fade = try c.fade(call.arguments, default: 2) else { return [] }
+            try conductor.stop(fadeSeconds: fade, at: call.frame)
+            return []
+        },
+        .init(CommandDescriptor("/ambient/seed", [.optional("ih", "seed")], reply: "`/ambient/seed h`", """
+            the seed of what the web leaves to `Math.random` (filter walk, walking sliders, grain noise, ocean), ≥ 0; takes \
+            effect at the next `/ambient/play`. No argument: a query
+            """)) { c, call in try c.seed(call.arguments, try c.running()) },
+        .init(CommandDescriptor("/ambient/status", reply: """
+            `/ambient/status i:playing s:bucket h:seed i:drift_step f…:chord` (the sounding chord's frequencies in Hz, \
+            A4 = 432 Hz; none before the first play)
+            """, "a snapshot")) { c, _ in [.reply(c.status(try c.running()))] },
+        .init(CommandDescriptor("/ambient/preset/load", [.required("s", "name"), .optional("f", "crossfade")], readsFiles: true,
+                                reply: "one `/ambient/preset/warning s:name s:warning` per loader warning", """
+            load a Kessho preset (the web's JSON) from `./presets/ambient`, `$XDG_DATA_HOME/entrain/ambient` or the installed \
+            `PREFIX/share/entrain/ambient` by name, with or without `.json` (paths leading outside are refused), and glide \
+            there over `crossfade` seconds (default 0; a glide needs the engine playing). The drift goes home; `reverbQuality` \
+            is kept (a listener's preference on the web). Does not start the engine
+            """)) { c, call in
+            _ = try c.running()
+            let name = try c.text(call.arguments, 0, count: 1...2)
+            let crossfade = call.arguments.count > 1 ? try c.seconds(call.arguments[1]) : 0
+            return try c.loadPreset(name, crossfade: crossfade).map { .reply(OSCMessage("/ambient/preset/warning", [.string(name), .string($0)])) }
+        },
+        .init(CommandDescriptor("/ambient/preset/save", [.required("s", "name")], """
+            save the current state in the web's format as `$XDG_DATA_HOME/entrain/ambient/NAME.json`, atomically, with the \
+            last loaded preset's slider ranges and modes. Names: 1–64 letters, digits, spaces, `- _ . ( )`
+            """)) { c, call in
+            _ = try c.running()
+            try c.savePreset(try c.text(call.arguments, 0, count: 1...1))
+            return []
+        },
+    ]
+
+    private func running() throws -> AmbientConductor {
+        guard let conductor else { throw AmbientError("the ambient engine is not running") }
+        return conductor
     }
 
     // MARK: Transport, seed, status
 
-    private func seed(_ message: OSCMessage, _ conductor: AmbientConductor) throws -> [OSCRouter.Action] {
-        guard let argument = message.arguments.first else {
+    private func seed(_ arguments: [OSCValue], _ conductor: AmbientConductor) throws -> [OSCRouter.Action] {
+        guard let argument = arguments.first else {
             return [.reply(OSCMessage("/ambient/seed", [.int64(Int64(bitPattern: conductor.seed))]))]
         }
         let n: Int64
@@ -67,7 +95,7 @@ public final class AmbientController: OSCCommandHandler {
         case .int64(let v): n = v
         default: throw AmbientError("expects one integer (i or h) ≥ 0")
         }
-        guard message.arguments.count == 1, n >= 0 else { throw AmbientError("expects one integer (i or h) ≥ 0") }
+        guard arguments.count == 1, n >= 0 else { throw AmbientError("expects one integer (i or h) ≥ 0") }
         conductor.reseed(UInt64(n))
         return []
     }
@@ -81,9 +109,9 @@ public final class AmbientController: OSCCommandHandler {
     }
 
     /// The fade a play or stop asks for; nil for a button's release (`F`).
-    private func fade(_ message: OSCMessage, default value: Double) throws -> Double? {
-        guard message.arguments.count <= 1 else { throw AmbientError("expects at most one number: the fade in seconds") }
-        switch message.arguments.first {
+    private func fade(_ arguments: [OSCValue], default value: Double) throws -> Double? {
+        guard arguments.count <= 1 else { throw AmbientError("expects at most one number: the fade in seconds") }
+        switch arguments.first {
         case nil, .true?: return value
         case .false?: return nil
         case let argument?: return try seconds(argument)
@@ -97,8 +125,8 @@ public final class AmbientController: OSCCommandHandler {
         return n
     }
 
-    private func text(_ message: OSCMessage, _ index: Int, count: ClosedRange<Int>) throws -> String {
-        guard count.contains(message.arguments.count), let s = message.arguments[index].text else {
+    private func text(_ arguments: [OSCValue], _ index: Int, count: ClosedRange<Int>) throws -> String {
+        guard count.contains(arguments.count), let s = arguments[index].text else {
             throw AmbientError("expects a preset name (string)\(count.upperBound > 1 ? " and an optional crossfade in seconds" : "")")
         }
         return s

@@ -4,6 +4,7 @@ import EntrainAddressSpace
 /// itself comes from the family's descriptors, like every family's).
 extension AmbientFamily {
     public var schemaTitle: String { "Ambient engine" }
+    public var commands: [CommandDescriptor] { AmbientController.declarations.map(\.descriptor) }
     public var schemaIntroduction: String {
         """
         The ambient engine (on `ambient_L`/`ambient_R`) plays the Kessho web app's state: its 403 keys are
@@ -28,20 +29,11 @@ extension AmbientFamily {
           preset's crossfade, a session stage) on `/ambient/KEY` and `/ambient/KEY/norm`, at most 30
           times a second.
 
-        | address | arguments | what it does | reply |
-        |---|---|---|---|
-        | `/ambient/play` | `[f:fade]` or a button | start the engine (fade-in in seconds, default 0.05; pads keep their own attack). The phrase grid follows UTC: the seed bucket is frozen at this moment. As a button: `T` or a number presses (the number is the fade), `F` is a release and is ignored | — |
-        | `/ambient/stop` | `[f:fade]` or a button | fade out (default 2 s, at most 600), then stop computing; in a bundle, from the time tag's frame. `T` presses with the default fade, `F` is ignored | — |
-        | `/ambient/seed` | `[i\\|h:seed]` | the seed of what the web leaves to `Math.random` (filter walk, walking sliders, grain noise, ocean), ≥ 0; takes effect at the next `/ambient/play`. No argument: a query | `/ambient/seed h` |
-        | `/ambient/status` | none | a snapshot | `/ambient/status i:playing s:bucket h:seed i:drift_step f…:chord` (the sounding chord's frequencies in Hz, A4 = 432 Hz; none before the first play) |
-        | `/ambient/preset/load` | `s:name [f:crossfade]` | load a Kessho preset (the web's JSON) from `./presets/ambient`, `$XDG_DATA_HOME/entrain/ambient` or the installed `PREFIX/share/entrain/ambient` by name, with or without `.json` (paths leading outside are refused), and glide there over `crossfade` seconds (default 0; a glide needs the engine playing). The drift goes home; `reverbQuality` is kept (a listener's preference on the web). Does not start the engine | one `/ambient/preset/warning s:name s:warning` per loader warning |
-        | `/ambient/preset/save` | `s:name` | save the current state in the web's format as `$XDG_DATA_HOME/entrain/ambient/NAME.json`, atomically, with the last loaded preset's slider ranges and modes. Names: 1–64 letters, digits, spaces, `- _ . ( )` | — |
-
         A session stage may also carry `"ambient": {"preset": NAME, "crossfade": seconds}`: at the stage's
         first frame (within one control period) the engine glides to that preset, starting if it is
         silent. A missing or unreadable preset is a load-time error at the block's line and column.
         Single keys are set from a stage's `"set"` block, like any address (see sessions/README.md).
-        The `what` column says whether the engine renders the key yet.
+        The `what` column of the keys' table says whether the engine renders the key yet.
         """
     }
 }

@@ -118,15 +118,9 @@ public final class EngineFamily: AddressFamily {
         }
     }
 
-    /// The table's refusals in the address space's words.
+    /// The table's refusals in the address space's words (an unknown address says so alike).
     static func controlError(_ error: ParameterError) -> ControlError {
-        switch error {
-        case .unknownAddress(let a): return ControlError.unknown(a)
-        case .constraint(let a, let reason): return ControlError(a, reason)
-        default:
-            let text = error.description
-            let address = text.components(separatedBy: ": ").first ?? ""
-            return ControlError(address, String(text.dropFirst(address.count + 2)))
-        }
+        if case .unknownAddress(let a) = error { return ControlError.unknown(a) }
+        return ControlError(error.address, error.reason)
     }
 }

@@ -19,3 +19,25 @@ public enum FxChainAddresses {
 
     public static let standardDescriptors = InsertBus.allCases.map(descriptor)
 }
+
+extension FxChainAddresses {
+    /// The chain-changing commands of every bus (handled by the LV2 host's `FxCommands`).
+    public static func commands(_ bus: InsertBus) -> [CommandDescriptor] {
+        let base = "\(prefix)\(bus.name)/"
+        return [
+            CommandDescriptor(base + "add", pattern: "/fx/BUS/add", [.required("s", "URI")], reply: """
+                `/fx/BUS/add i:slot s:URI`; `/error` naming the reason (no such plugin, a feature entrain does not provide, ports \
+                that do not fit the bus)
+                """, """
+                append an LV2 plugin to the insert chain of BUS (`entrainment`, `ambient`, or the mono `haptic`, which takes 1→1 \
+                plugins only), before the ceiling; it fades in over 20 ms. Its controls then appear as `/fx/BUS/N/SYMBOL` and \
+                `/fx/BUS/N/bypass` (slot N, from 1), described from the plugin's data (docs/lv2.md)
+                """),
+            CommandDescriptor(base + "remove", pattern: "/fx/BUS/remove", [.required("i", "slot")],
+                              "remove a slot (it fades out first; the plugin is freed off the process thread)"),
+            CommandDescriptor(base + "move", pattern: "/fx/BUS/move", [.required("i", "from"), .required("i", "to")], "move a slot (crossfaded)"),
+        ]
+    }
+
+    public static let standardCommands = InsertBus.allCases.flatMap(commands)
+}

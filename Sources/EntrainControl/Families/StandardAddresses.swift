@@ -14,6 +14,13 @@ public enum StandardAddresses {
 
     public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
 
+    /// The commands of those families and the client's (plugin chains' included).
+    public static let commands: [CommandDescriptor] = ClientFamily.standardCommands + AmbientController.declarations.map(\.descriptor)
+        + HRVController.declarations.map(\.descriptor)
+    private static let commandsByAddress = Dictionary(uniqueKeysWithValues: commands.map { ($0.address, $0) })
+
+    public static func command(_ address: String) -> CommandDescriptor? { commandsByAddress[address] }
+
     /// Never carried by a preset, the last-used settings or a file: a person's decision (arming the
     /// strobe), the drift position (the engine's), the ambient reverb's structure (the listener's,
     /// fixed at start), and the Kessho keys nothing renders (older files name them).

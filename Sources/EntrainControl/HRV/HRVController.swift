@@ -1,36 +1,47 @@
+import EntrainAddressSpace
 import Foundation
 
 /// HRV's own addresses besides its values: heart data in (ours and the bridges'), recording,
 /// and queries of the mode and phase. Nothing a sender sends may crash it.
-public final class HRVController: OSCCommandHandler {
+public final class HRVController: CommandSource {
     public let monitor: HRVMonitor
 
     public init(monitor: HRVMonitor) { self.monitor = monitor }
 
-    public func handle(_ timed: TimedMessage, frame: Int64?) -> [OSCRouter.Action]? {
-        let message = timed.message, address = message.address
-        if let refusal = heart(message) { return refusal.map { [.error(address: address, reason: $0)] } ?? [] }
-        switch address {
-        case "/hrv/record/start":
-            guard message.arguments.count == 1, let name = message.arguments[0].text else {
-                return [.error(address: address, reason: "expects one string: a recording name (written as NAME.jsonl in the recordings folder)")]
+    public var commands: [DeclaredCommand] { Self.declarations.map { $0.bound(to: self) } }
+
+    public static let declarations: [CommandDeclaration<HRVController>] = [
+        .init(CommandDescriptor("/hrv/record/start", [.required("s", "name")], """
+            record each update as one line of NAME.jsonl in the recordings folder (`$XDG_DATA_HOME/entrain/recordings`); an \
+            existing file is refused. `--hrv-record FILE.jsonl` records from the start
+            """)) { c, call in
+            guard call.arguments.count == 1, let name = call.arguments[0].text else {
+                throw CommandError("expects one string: a recording name (written as NAME.jsonl in the recordings folder)")
             }
-            do { try monitor.startRecording(named: name) } catch { return [.error(address: address, reason: "\(error)")] }
+            try c.monitor.startRecording(named: name)
             return []
-        case "/hrv/record/stop":
-            switch ControllerPress(message.arguments) {
-            case .release: return []
-            case .refused(let reason): return [.error(address: address, reason: reason)]
-            case .press:
-                monitor.stopRecording()
-                return []
-            }
-        case "/hrv/mode", "/hrv/phase":
-            guard message.arguments.isEmpty else { return [.error(address: address, reason: "is published, not set: send it without arguments to ask")] }
-            guard let u = monitor.latest else { return [.error(address: address, reason: "no live RR intervals: HRV is not available")] }
-            return [.reply(address == "/hrv/mode" ? HRVMonitor.modeMessage(u) : HRVMonitor.phaseMessage(u))]
-        default: return nil
-        }
+        },
+        .init(CommandDescriptor("/hrv/record/stop", trigger: .button, "stop recording")) { c, _ in
+            c.monitor.stopRecording()
+            return []
+        },
+        .init(CommandDescriptor("/hrv/mode", reply: "`/hrv/mode s:mode f:membership`", "ask for the breathing mode now")) { c, call in [.reply(try c.latest(call).mode)] },
+        .init(CommandDescriptor("/hrv/phase", reply: """
+            `/hrv/phase f:entrainment f:breath f:amplitude f:speed f:stability f:trajectory_coherence s:label` (the \
+            phase-space position is the first three, 0…1; the sixth is the trajectory coherence, not `/hrv/coherence`)
+            """, "ask for the phase-space position now")) { c, call in [.reply(try c.latest(call).phase)] },
+    ]
+
+    /// The latest update's mode and phase messages, for a query.
+    private func latest(_ call: CommandCall) throws -> (mode: OSCMessage, phase: OSCMessage) {
+        guard call.arguments.isEmpty else { throw CommandError("is published, not set: send it without arguments to ask") }
+        guard let u = monitor.latest else { throw CommandError("no live RR intervals: HRV is not available") }
+        return (HRVMonitor.modeMessage(u), HRVMonitor.phaseMessage(u))
+    }
+
+    /// Heart data, at the addresses each sensor bridge uses.
+    public func handleUndeclared(_ timed: TimedMessage, frame: Int64?) -> [OSCRouter.Action]? {
+        heart(timed.message).map { refusal in refusal.map { [.error(address: timed.message.address, reason: $0)] } ?? [] }
     }
 
     /// Heart data: nil when `message` is none; else nil inside when taken, the refusal's reason when not.
@@ -61,13 +72,9 @@ public final class HRVController: OSCCommandHandler {
         | `/<id>/hr`, `/polar/<id>/hr` | `i` hr, `i` RR ms…, `i` RR 1/1024 s…, `i` contact, `i` supported | ms | Sensor2OSC's list: the RR in ms are taken; with one argument it is a heart rate (polar2osc's `/polar/<k>/hr`) |
         | `/EmotiBit/<k>/BI` | `f`… | ms | EmotiBit's inter-beat intervals patched to OSC |
         | `/avatar/parameters/HR`, `/avatar/parameters/VRCOSC/Heartrate/Value`, `/avatar/parameters/HeartRateInt`, `/avatar/parameters/Heartrate3`, `/heartrate` | `i` | BPM | heart rate only: shown at `/hrv/hr`; HRV stays unavailable (never made up from 60000/BPM) |
-        | `/hrv/record/start` | `s:name` | | record each update as one line of NAME.jsonl in the recordings folder (`$XDG_DATA_HOME/entrain/recordings`); an existing file is refused. `--hrv-record FILE.jsonl` records from the start |
-        | `/hrv/record/stop` | button | | stop recording |
-        | `/hrv/mode` | none | | query: `/hrv/mode s:mode f:membership` |
-        | `/hrv/phase` | none | | query: `/hrv/phase f:entrainment f:breath f:amplitude f:speed f:stability f:trajectory_coherence s:label` (the phase-space position is the first three, 0…1; the sixth is the trajectory coherence, not `/hrv/coherence`) |
 
         Sent to subscribers once a second while RR intervals are live, and on every change of mode:
-        `/hrv/mode s:mode f:membership` and `/hrv/phase …` as above. The published values below go out
+        `/hrv/mode s:mode f:membership` and `/hrv/phase …`, as their queries below answer. The published values below go out
         on change, with their `/norm` gauges.
 
         Mappings (off by default; from OSC, `--set`, or a session stage's `"set"` block): `/hrv/map/SOURCE`

@@ -146,4 +146,5 @@ public final class HRVFamily: AddressFamily {
 
     public var schemaTitle: String { "HRV biofeedback" }
     public var schemaIntroduction: String { HRVController.schemaIntroduction }
+    public var commands: [CommandDescriptor] { HRVController.declarations.map(\.descriptor) }
 }

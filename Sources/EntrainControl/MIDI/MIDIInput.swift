@@ -5,18 +5,23 @@ import Logging
 import Synchronization
 
 /// Takes what came in on midi_in every 2 ms (on a thread of its own) and applies it to the
-/// address space through the MIDI family: bound controllers, learning, notes.
+/// address space through the MIDI family: bound controllers, learning, notes, and the commands
+/// bound controllers and program changes press (through the router, as a mapping).
 public final class MIDIInput: @unchecked Sendable {
     private let family: MIDIFamily
     private let space: AddressSpace
+    /// What runs a command a controller or a program change presses (nil: commands are refused).
+    private let router: OSCRouter?
     private let take: @Sendable ((MIDIInEvent) -> Void) -> Void
     private let logger: Logger
     private let running = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(family: MIDIFamily, space: AddressSpace, logger: Logger, take: @escaping @Sendable ((MIDIInEvent) -> Void) -> Void) {
+    public init(family: MIDIFamily, space: AddressSpace, router: OSCRouter? = nil, logger: Logger,
+                take: @escaping @Sendable ((MIDIInEvent) -> Void) -> Void) {
         self.family = family
         self.space = space
+        self.router = router
         self.take = take
         self.logger = logger
     }
@@ -42,9 +47,17 @@ public final class MIDIInput: @unchecked Sendable {
     }
 
     private func apply(_ event: MIDIInEvent) {
-        let (changes, learned) = family.changes(for: event)
-        if let learned { logger.notice("MIDI learn: \(learned)") }
-        guard !changes.isEmpty else { return }
-        do { try space.set(changes, from: .mapping) } catch { logger.warning("MIDI in: \(error)") }
+        let outcome = family.outcome(of: event)
+        if let learned = outcome.learned { logger.notice("MIDI learn: \(learned)") }
+        // Through the same door as any mapping: a person's decision is refused here too.
+        for call in outcome.calls {
+            guard let actions = router?.perform(call.address, call.arguments, door: .mapping) else {
+                logger.warning("MIDI in: \(call.address): commands are not available here")
+                continue
+            }
+            for case .error(let address, let reason) in actions { logger.warning("MIDI in: \(address): \(reason)") }
+        }
+        guard !outcome.changes.isEmpty else { return }
+        do { try space.set(outcome.changes, from: .mapping) } catch { logger.warning("MIDI in: \(error)") }
     }
 }

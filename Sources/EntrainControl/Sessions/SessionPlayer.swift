@@ -98,7 +98,10 @@ public struct SessionProgram: Sendable {
         for change in changes where change.frame <= frame {
             guard let spec = try? table.entry(for: change.address).spec else { continue }
             let before = slides[change.address].map { Self.value(of: $0, at: change.frame) } ?? change.value
-            let length = Int64(saturating: (change.glide ?? spec.glideSeconds) * sampleRate)
+            // A toggle or a choice takes its new value at once (a strike half on would strike again).
+            var continuous = false
+            if case .continuous = spec.kind { continuous = true }
+            let length = continuous ? Int64(saturating: (change.glide ?? spec.glideSeconds) * sampleRate) : 0
             if slides[change.address] == nil { order.append(change.address) }
             slides[change.address] = (before, change.value, change.frame, length, change.exponential ?? spec.glidesExponentially)
         }

@@ -3,9 +3,9 @@ import Foundation
 
 /// An Open Stage Control session (its JSON session format) made from the address space: a tab
 /// per family group (`/entrain`, `/master`, `/led`, … `/ambient`), a fader, toggle or menu per
-/// value with its range, and a panic button at the top of every tab. Open Stage Control
-/// updates a widget from any OSC message on its address, so feedback needs only a
-/// subscription: the root's script sends `/osc/subscribe` on load and every 20 s.
+/// value with its range, a push button per button-like command, and a panic button at the top of
+/// every tab. Open Stage Control updates a widget from any OSC message on its address, so
+/// feedback needs only a subscription: the root's script sends `/osc/subscribe` on load and every 20 s.
 public enum OpenStageControlLayout {
     public static let panicColor = "#e5484d"
 
@@ -18,10 +18,9 @@ public enum OpenStageControlLayout {
                 if let index = groups.firstIndex(where: { $0.name == group }) { groups[index].widgets.append(widget) } else { groups.append((group, [widget])) }
             }
         }
-        var tabs: [[String: Any]] = [tab("main", "Main", [panic(), button("resume", "Resume", "/resume"),
-                                                             button("session-play", "Play", "/session/play"),
-                                                             button("session-pause", "Pause", "/session/pause"),
-                                                             button("session-stop", "Stop", "/session/stop")])]
+        // Every push-button command (press 1, release 0) beside PANIC: resume, the session transport, …
+        let buttons = space.families.flatMap(\.commands).filter { $0.trigger == .button && !$0.personOnly }.map(button)
+        var tabs: [[String: Any]] = [tab("main", "Main", [panic()] + buttons)]
         for group in groups {
             tabs.append(tab(group.name, "/" + group.name, [panic(id: "panic-\(group.name)")] + group.widgets))
         }
@@ -79,6 +78,14 @@ public enum OpenStageControlLayout {
 
     static func button(_ id: String, _ label: String, _ address: String) -> [String: Any] {
         ["type": "button", "id": id, "label": label, "address": address, "mode": "push", "on": 1, "off": 0, "preArgs": [], "target": []]
+    }
+
+    /// `/session/play` → a push button "Session play" with the command's summary.
+    static func button(_ command: CommandDescriptor) -> [String: Any] {
+        let words = command.address.split(separator: "/").joined(separator: " ")
+        var widget = button(words.replacingOccurrences(of: " ", with: "-"), words.prefix(1).uppercased() + words.dropFirst(), command.address)
+        widget["html"] = command.summary
+        return widget
     }
 
     static func panic(id: String = "panic") -> [String: Any] {

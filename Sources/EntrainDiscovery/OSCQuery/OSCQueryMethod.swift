@@ -46,12 +46,25 @@ struct OSCQueryMethod {
         value = { [weak family] in family?.value(of: address).map(Self.json) }
     }
 
-    /// A command or a published value, from the schema's tables.
-    init(path: String, type: String?, access: Access, description: String) {
+    /// A command: written, never read (TYPE `N` when it needs no argument).
+    init(_ command: CommandDescriptor) {
+        path = command.address
+        type = command.typeTags
+        access = .write
+        description = Self.plain(command.summary)
+    }
+
+    /// Something entrain sends: read, and nothing to read until it is sent.
+    init(published path: String, type: String, _ arguments: String) {
         self.path = path
         self.type = type
-        self.access = access
-        self.description = description
+        access = .read
+        description = Self.plain(arguments)
+    }
+
+    /// Markdown to plain text.
+    static func plain(_ text: String) -> String {
+        text.replacingOccurrences(of: "`", with: "").replacingOccurrences(of: "**", with: "")
     }
 
     /// Every value a list of names can take, as its value is written (names in the options'

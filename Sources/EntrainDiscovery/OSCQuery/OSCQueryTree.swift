@@ -14,12 +14,18 @@ struct OSCQueryTree {
     /// Every method's path, for PATH_ADDED / PATH_REMOVED.
     private(set) var paths: Set<String> = []
 
-    init(space: AddressSpace, schema: String) {
-        for family in space.families {
+    init(space: AddressSpace) {
+        let families = space.families
+        for family in families {
             for descriptor in family.descriptors { insert(OSCQueryMethod(descriptor, family: family)) }
         }
-        // Values of families first: a schema row for the same path does not replace them.
-        for method in SchemaTables.methods(in: schema) where !paths.contains(method.path) { insert(method) }
+        // Values first: a command or a published address of the same path does not replace them.
+        for family in families {
+            for command in family.commands where !paths.contains(command.address) { insert(OSCQueryMethod(command)) }
+            for item in family.published {
+                for (path, type) in item.addresses where !paths.contains(path) { insert(OSCQueryMethod(published: path, type: type, item.arguments)) }
+            }
+        }
     }
 
     private mutating func insert(_ method: OSCQueryMethod) {
@@ -81,10 +87,14 @@ struct OSCQueryTree {
         if let method = node.method {
             let value = method.value?()
             let aside = nested && !node.children.isEmpty && value != nil
-            // A node without a value to read (a command, a stream entrain sends, a metric not yet
-            // measured) answers ACCESS 0, "no value": what the proposal says of it, and what
-            // python-oscquery requires.
-            out["ACCESS"] = value == nil || aside ? 0 : method.access.rawValue
+            // Inside a tree, a node without a value to read (a command, a stream entrain sends, a
+            // metric not yet measured) answers ACCESS 0, as python-oscquery requires, with its
+            // access under ENTRAIN_ACCESS; a command's own query answers it plainly (2).
+            let valueless = method.value == nil
+            out["ACCESS"] = valueless ? (nested ? 0 : method.access.rawValue) : (value == nil || aside ? 0 : method.access.rawValue)
+            if (valueless && nested) || (!valueless && value == nil && method.access.rawValue != 0) {
+                out["ENTRAIN_ACCESS"] = method.access.rawValue
+            }
             out["DESCRIPTION"] = method.description
             if let type = method.type { out["TYPE"] = type }
             if let range = method.range { out["RANGE"] = range }

@@ -28,7 +28,6 @@ public final class DiscoveryServer: Sendable {
 
     private let configuration: Configuration
     private let space: AddressSpace
-    private let schema: @Sendable () -> String
     private let bridge: BridgedPeers
     private let allows: @Sendable (EntrainControl.SocketAddress) -> Bool
     private let logger: Logger
@@ -39,11 +38,10 @@ public final class DiscoveryServer: Sendable {
     private let refusals: RefusalLog
     private let connections = Shared<ConnectionLimits?>(nil)
 
-    public init(configuration: Configuration, space: AddressSpace, schema: @escaping @Sendable () -> String,
+    public init(configuration: Configuration, space: AddressSpace,
                 bridge: BridgedPeers, allows: @escaping @Sendable (EntrainControl.SocketAddress) -> Bool, logger: Logger) {
         self.configuration = configuration
         self.space = space
-        self.schema = schema
         self.bridge = bridge
         self.allows = allows
         self.logger = logger
@@ -157,7 +155,7 @@ public final class DiscoveryServer: Sendable {
         }
         let query = request.uri.query ?? ""
         if query == "HOST_INFO" { return Self.json(HostInfo.json(name: configuration.name, oscPort: configuration.oscPort)) }
-        let tree = trees.tree(space: space, schema: schema)
+        let tree = trees.tree(space: space)
         if query.isEmpty {
             guard let node = tree.json(at: path) else { return Self.text(.notFound, "no such node\n") }
             return Self.json(node)
@@ -170,7 +168,7 @@ public final class DiscoveryServer: Sendable {
         }
     }
 
-    func currentTree() -> OSCQueryTree { trees.tree(space: space, schema: schema) }
+    func currentTree() -> OSCQueryTree { trees.tree(space: space) }
 
     /// A path's canonical form when it is in the tree (a container or a method), or is the
     /// `/norm` twin of a method; nil when it does not exist.
@@ -238,10 +236,10 @@ struct PeerRequestContext: RequestContext, RemoteAddressRequestContext {
 final class TreeCache: Sendable {
     private let cached = Mutex<(generation: Int, tree: OSCQueryTree)?>(nil)
 
-    func tree(space: AddressSpace, schema: () -> String) -> OSCQueryTree {
+    func tree(space: AddressSpace) -> OSCQueryTree {
         let generation = space.generation
         if let hit = cached.withLock({ $0 }), hit.generation == generation { return hit.tree }
-        let tree = OSCQueryTree(space: space, schema: schema())
+        let tree = OSCQueryTree(space: space)
         cached.withLock { $0 = (generation, tree) }
         return tree
     }

@@ -10,8 +10,10 @@ import Synchronization
 final class ListenSession: Sendable {
     private struct State {
         var listened: Set<String> = []
-        /// Addresses the client queried, until when their answer is let through.
-        var queried: [String: Double] = [:]
+        /// Addresses the client queried: until when their answer is let through, and the
+        /// query's place in order (of queries due at the same time, the oldest goes first).
+        var queried: [String: (until: Double, order: Int)] = [:]
+        var queries = 0
         var subscribed = false
     }
 
@@ -69,12 +71,14 @@ final class ListenSession: Sendable {
         state.withLock { s in
             for query in queries {
                 if s.queried.count >= Self.queryLimit, s.queried[query.address] == nil {
-                    s.queried = s.queried.filter { $0.value > now }
-                    if s.queried.count >= Self.queryLimit, let soonest = s.queried.min(by: { $0.value < $1.value }) {
+                    s.queried = s.queried.filter { $0.value.until > now }
+                    if s.queried.count >= Self.queryLimit,
+                       let soonest = s.queried.min(by: { ($0.value.until, $0.value.order) < ($1.value.until, $1.value.order) }) {
                         s.queried[soonest.key] = nil
                     }
                 }
-                s.queried[query.address] = now + Self.queryWait
+                s.queries += 1
+                s.queried[query.address] = (now + Self.queryWait, s.queries)
             }
         }
     }
@@ -97,7 +101,7 @@ final class ListenSession: Sendable {
     /// twins pass only when listened to by name.
     private func passes(_ address: String, _ s: State, now: Double) -> Bool {
         if Self.alwaysPassing.contains(address) { return true }
-        if let until = s.queried[address], until > now { return true }
+        if let query = s.queried[address], query.until > now { return true }
         if s.listened.contains(address) { return true }
         // A value's 0–1 twin only when asked for by name: listening to `/entrain` or to
         // `/entrain/carrier` does not double the traffic with `/entrain/carrier/norm`.

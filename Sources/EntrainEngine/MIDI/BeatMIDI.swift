@@ -24,7 +24,9 @@ public struct BeatMIDISettings: Sendable, Equatable {
 ///
 /// Each beat starts a new quarter: its 24 clocks are spaced by the tracker's frames to the next
 /// predicted beat, the first on the beat's own frame. A beat that comes before the 24th clock
-/// drops the rest of the old quarter (the tracker moved its phase); two quarters without a beat
+/// (the tracker moved its phase, or an xrun cost beat_in a period) sends the old quarter's
+/// remaining clocks on its own frame first: a receiver counts clocks to know where it is in the
+/// bar, so a clock is hurried, never lost. Two quarters without a beat
 /// stop the clock. A beat counted 1 (the tracker locked afresh) sends Start, any other beat after
 /// a stop Continue. A device connected while the clock runs missed the Start: at the next beat it
 /// gets Song Position (the beats since Start, in sixteenths) and Continue, just before that beat's
@@ -72,6 +74,9 @@ public struct BeatMIDI {
             if let note = settings.onsetNote { noteOn(note, velocity: event.strength, at: frame) }
         case .beat:
             ticks(before: frame)
+            if running, event.count > 1 {
+                while nextTick < 24 { emit(Self.clock, at: frame); nextTick += 1 }
+            }
             if !running {
                 let starting = event.count <= 1
                 emit(starting ? Self.startByte : Self.continueByte, at: frame)
