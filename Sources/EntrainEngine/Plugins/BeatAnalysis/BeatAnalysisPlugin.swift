@@ -128,6 +128,12 @@ struct BeatAnalysisPlugin: EnginePlugin {
         if !tracker.publishing { beatCount = 0 }
     }
 
+    /// `frames` of beat_in never reached us (the host lost a period): the tracker moves on over them.
+    mutating func inputLost(frames: Int) {
+        guard active else { return }
+        tracker.skip(frames: Int64(frames))
+    }
+
     /// A new host period starts (before its first chunk).
     mutating func beginPeriod() { periodEventCount = 0 }
 

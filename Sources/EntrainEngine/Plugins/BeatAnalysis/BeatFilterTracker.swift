@@ -64,7 +64,7 @@ struct BeatFilterTracker {
     var maximumBPM = 200.0 { didSet { updateTempi() } }
     var preferredBPM = 100.0 { didSet { updateTempi() } }
     /// How much a tempo an octave from the hint loses at each beat (see `BeatStateSpace.setTempi`).
-    static var hintStrength: Double { 0.1 }
+    static var hintStrength: Double { 1 }
 
     init(sampleRate: Double, hopSize: Int) {
         self.sampleRate = sampleRate
@@ -100,7 +100,10 @@ struct BeatFilterTracker {
         latestEnd = end
         if sounding { lastSound = end }
         peak = max(value, peak * peakDecay)
-        let a = peak > 0 ? Self.floor + (1 - 2 * Self.floor) * min(1, value / peak) : Self.floor
+        // Squared: a hat or a shaker at half the peak counts a quarter, so the off-beats of a
+        // slow groove do not pull it to double tempo as they did scaled linearly.
+        let share = peak > 0 ? min(1, value / peak) : 0
+        let a = Self.floor + (1 - 2 * Self.floor) * share * share
         space.step(a)
         recent[frameIndex % recentCapacity] = value
         sinceBeat += value
@@ -121,6 +124,46 @@ struct BeatFilterTracker {
         }
         lastPhase = phase
         frameIndex += 1
+    }
+
+    /// Engine frames of input lost (a period JACK did not give us: an xrun), not yet stepped
+    /// over as whole analysis frames.
+    private var lostCarry: Int64 = 0
+
+    /// `frames` of input never reached the analysis (the host lost a period): the music went on
+    /// without us, so the filter moves forward by as many analysis frames with no observation
+    /// (its tempo and phase carry on), beats it had decided move that much earlier on the engine's
+    /// frames (those now in the past fell in the lost stretch and are dropped), and so does what
+    /// was heard before. A stall instead would leave every later beat late by the frames lost.
+    mutating func skip(frames: Int64) {
+        guard frames > 0 else { return }
+        lostCarry += frames
+        let steps = lostCarry / frameSamples
+        lostCarry -= steps * frameSamples
+        for _ in 0..<Int(min(steps, 4096)) {
+            space.step(BeatStateSpace.neutral)
+            recent[frameIndex % recentCapacity] = 0
+            frameIndex += 1
+        }
+        let shift = steps * frameSamples
+        guard shift > 0 else { return }
+        toJudge = -1
+        lastPhase = Double(space.position) / Double(space.intervals[space.tempo])
+        var kept = InlineArray<4, Int64>(repeating: 0)
+        var keptCount = 0
+        for i in 0..<dueCount {
+            let frame = due[(dueHead + i) % 4] - shift
+            if frame >= latestEnd {
+                kept[keptCount] = frame
+                keptCount += 1
+            }
+        }
+        for i in 0..<keptCount { due[i] = kept[i] }
+        dueHead = 0
+        dueCount = keptCount
+        lastDecided -= shift
+        lastSound -= shift
+        lastOnset -= shift
     }
 
     /// Reads the peak of the beat predicted at `toJudge` two frames after it: the contrast of

@@ -32,6 +32,8 @@ struct BeatStateSpace {
     private var p: UnsafeMutablePointer<Double>
     private var q: UnsafeMutablePointer<Double>
     static var observationLambda: Double { 16 }
+    /// The activation that tells nothing (a beat's states and the others alike): a lost frame.
+    static var neutral: Double { 1 / observationLambda }
     static var tempoChange: Double { 100 }
     /// How long after a beat its attack may raise the activation: the beat's states that see
     /// `a`. A time, not a share of the beat: a share (a sixteenth, as for a smooth learned
@@ -143,9 +145,12 @@ struct BeatStateSpace {
                 for i in 0..<tempoCount { entering += outflow[i] * transition[i * tempoCount + k] }
                 entering *= entry[k]
             }
+            // The beat's first frame must sound; the rest of its window may (an attack spread
+            // over frames, a little early or late) but is not held against the beat when it
+            // does not: an empty frame there costs nothing more than anywhere else.
             to[0] = entering * beat
-            let head = beatLengths[k]
-            for j in 1..<n { to[j] = from[j - 1] * (j < head ? beat : other) }
+            let head = beatLengths[k], late = max(beat, other)
+            for j in 1..<n { to[j] = from[j - 1] * (j < head ? late : other) }
             for j in 0..<n { total += to[j] }
         }
         swap(&p, &q)
