@@ -25,8 +25,8 @@ final class DroppedPeriodTests: XCTestCase {
             renderer.feedBlock(period) { io in
                 samples.withUnsafeBufferPointer { io[.beatIn]!.update(from: $0.baseAddress! + start, count: period) }
             }
-            while let event = host.nextBeatEvent() where event.kind == .beat {
-                beats.append(Double(event.frame + Int64(lost)) / Double(sampleRate))
+            while let event = host.nextBeatEvent() {
+                if event.kind == .beat { beats.append(Double(event.frame + Int64(lost)) / Double(sampleRate)) }
             }
         }
         return beats

@@ -87,9 +87,9 @@ struct BeatFilterTracker {
         space.setTempi(minimum: minimumBPM, maximum: maximumBPM, prefer: preferredBPM, hintStrength: Self.hintStrength)
     }
 
-    var bpm: Double { space.bpm(ofTempo: space.tempo) }
+    var bpm: Double { space.meanInterval > 0 ? space.frameRate * 60 / space.meanInterval : space.bpm(ofTempo: space.tempo) }
     /// Beat period in engine frames.
-    var period: Int64 { Int64(space.intervals[space.tempo]) * frameSamples }
+    var period: Int64 { space.meanInterval > 0 ? Int64(space.meanInterval * Double(frameSamples) + 0.5) : Int64(space.intervals[space.tempo]) * frameSamples }
     var locked: Bool { publishing }
 
     mutating func onset(frame: Int64) { lastOnset = frame }
