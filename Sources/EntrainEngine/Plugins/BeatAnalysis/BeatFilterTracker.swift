@@ -87,9 +87,13 @@ struct BeatFilterTracker {
         space.setTempi(minimum: minimumBPM, maximum: maximumBPM, prefer: preferredBPM, hintStrength: Self.hintStrength)
     }
 
-    var bpm: Double { space.meanInterval > 0 ? space.frameRate * 60 / space.meanInterval : space.bpm(ofTempo: space.tempo) }
+    /// The interval between the beats decided, smoothed (engine frames; 0: none yet): the tempo
+    /// reported. The grid's intervals are whole analysis frames (120 BPM is 93.75; the grid has 93
+    /// and 95), and the filter's most likely one alone read 118.4 for 120.
+    private var smoothedInterval = 0.0
+    var bpm: Double { smoothedInterval > 0 ? 60 * sampleRate / smoothedInterval : space.bpm(ofTempo: space.tempo) }
     /// Beat period in engine frames.
-    var period: Int64 { space.meanInterval > 0 ? Int64(space.meanInterval * Double(frameSamples) + 0.5) : Int64(space.intervals[space.tempo]) * frameSamples }
+    var period: Int64 { Int64(space.intervals[space.tempo]) * frameSamples }
     var locked: Bool { publishing }
 
     mutating func onset(frame: Int64) { lastOnset = frame }
@@ -192,6 +196,13 @@ struct BeatFilterTracker {
     /// A beat on `frame`, unless one was decided less than 0.7 beats before it.
     private mutating func decide(_ frame: Int64) {
         guard frame - lastDecided > Int64(0.7 * Double(period)), dueCount < 4 else { return }
+        let grid = Double(period), gap = Double(frame - lastDecided)
+        if gap > 0.8 * grid && gap < 1.25 * grid {
+            let near = smoothedInterval > 0 && abs(smoothedInterval - grid) < 0.1 * grid
+            smoothedInterval = near ? smoothedInterval + 0.25 * (gap - smoothedInterval) : gap
+        } else {
+            smoothedInterval = 0
+        }
         due[(dueHead + dueCount) % 4] = frame
         dueCount += 1
         lastDecided = frame

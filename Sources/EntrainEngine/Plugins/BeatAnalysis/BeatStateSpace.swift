@@ -47,11 +47,6 @@ struct BeatStateSpace {
     /// the window by putting the beat early: beats 15–19 ms early on rock-120 and h2-tr808-125.
     let preFrames: Int
     static var earlySeconds: Double { 0.011 }
-    /// The beat interval (frames) averaged over the most likely tempo and its two neighbours
-    /// on the grid, by their probability: a tempo between two of the grid's intervals (120 BPM is 93.75
-    /// frames, between 93 and 95) is reported as itself, not as the nearer interval.
-    private(set) var meanInterval = 0.0
-
     /// The most likely tempo (its index) and position, after the last step.
     private(set) var tempo = 0
     private(set) var position = 0
@@ -181,15 +176,6 @@ struct BeatStateSpace {
                 tempo = k
             }
         }
-        var weight = 0.0, sum = 0.0
-        for k in max(0, tempo - 1)...min(tempoCount - 1, tempo + 1) {
-            let states = p + firsts[k]
-            var mass = 0.0
-            for j in 0..<intervals[k] { mass += states[j] }
-            weight += mass
-            sum += mass * Double(intervals[k])
-        }
-        meanInterval = weight > 0 ? sum / weight : Double(intervals[tempo])
         let states = p + firsts[tempo]
         var best = -1.0
         for j in 0..<intervals[tempo] where states[j] > best {
