@@ -27,6 +27,8 @@ let package = Package(
         // The discovery server (OSCQuery over HTTP and its WebSocket, the control page).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        // Hummingbird's own event loop: the discovery server's channel guards speak NIO directly.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
     ],
     targets: [
         // System libraries, with C shims for what Swift cannot call (variadics, FPU flags).
@@ -36,6 +38,7 @@ let package = Package(
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
         // FLAC, Ogg Vorbis and Opus renders, and the files `render --mix` reads.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Ableton Link (Debian's header-only ableton-link-dev, with asio) behind a small C API.
         .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
                 linkerSettings: [.linkedLibrary("pthread")]),
@@ -45,14 +48,13 @@ let package = Package(
         .target(name: "EntrainFiles"),
         // Pure DSP building blocks: value types, no I/O, no allocation after init.
         .target(name: "EntrainDSP", swiftSettings: realtimeFlags),
-        // Parameter table, commands, the command ring and the plugin contract.
-        .target(name: "EntrainCore", dependencies: ["EntrainDSP"], swiftSettings: realtimeFlags),
+        // Parameter table (address-space descriptors), commands, the command ring and the plugin contract.
+        .target(name: "EntrainCore", dependencies: ["EntrainDSP", "EntrainAddressSpace"], swiftSettings: realtimeFlags),
         // The engine: plugins (one folder each under Plugins/), master section, clock, offline
         // renderer, WAV files. Plugins share the engine's module so the real-time checker sees
         // every call in unoptimised builds too.
         .target(name: "EntrainEngine",
-                dependencies: ["EntrainDSP", "EntrainCore", "EntrainFiles", "CFFTW", "CSndFile",
-                               .product(name: "Logging", package: "swift-log")],
+                dependencies: ["EntrainDSP", "EntrainCore", "EntrainAddressSpace", "EntrainFiles", "CFFTW", "CSndFile"],
                 swiftSettings: realtimeFlags),
         // The JACK client: ports, callbacks, metadata, latency, and Ableton Link's session.
         .target(name: "EntrainJACK",
@@ -60,6 +62,7 @@ let package = Package(
                 swiftSettings: realtimeFlags),
         // The one address space: descriptors, values, the rules that read them, and the family
         // contract every surface (OSC, --set, feedback, schema, presets, sessions) loops over.
+        // It sits below the engine: the engine's parameters are its descriptors.
         .target(name: "EntrainAddressSpace"),
         // Heart-rate variability: RR intervals in, artifacts out, the standard measures, spectral
         // coherence, and the EBS metrics, phase space and modes. Pure Swift, Foundation only.
@@ -67,29 +70,30 @@ let package = Package(
         // The control plane: OSC (liblo codec, our sockets), routing, feedback, schema, and the
         // engine's and the ambient engine's address families.
         .target(name: "EntrainControl",
-                dependencies: ["CLo", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
+                dependencies: ["CLo", "EntrainDSP", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
                                .product(name: "Logging", package: "swift-log")]),
         // Discoverable control: the OSCQuery server (HTTP + WebSocket), the browser control page
         // served from the binary, controller layouts and mDNS advertising, all generated from
         // the address space.
         .target(name: "EntrainDiscovery",
-                dependencies: ["EntrainControl", "EntrainAddressSpace",
+                dependencies: ["EntrainControl", "EntrainAddressSpace", "CZlib",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                               .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "Logging", package: "swift-log")],
                 resources: [.embedInCode("ControlPage/index.html"), .embedInCode("ControlPage/app.js"),
                             .embedInCode("ControlPage/style.css")]),
         // Hosted LV2 plugins (through lilv): discovery, instances made ready off the process
         // thread, the insert chains on the output buses, and their /fx family of addresses.
         .target(name: "EntrainLV2",
-                dependencies: ["CLilv", "EntrainEngine", "EntrainAddressSpace", "EntrainControl", "EntrainFiles"]),
+                dependencies: ["CLilv", "EntrainCore", "EntrainEngine", "EntrainAddressSpace", "EntrainControl", "EntrainFiles"]),
         // The commit `entrain --version` names: make stamps an untracked header, a plain build has none.
         .target(name: "EntrainBuildInfo"),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
-            dependencies: ["EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
+            dependencies: ["EntrainDSP", "EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
                            "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2", "EntrainBuildInfo",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
@@ -99,7 +103,7 @@ let package = Package(
 
         // Beat-analysis evaluation: a synthesized corpus with exact ground truth, the standard
         // metrics (mir_eval conventions) and a runner for aubio's command-line tools.
-        .target(name: "BeatLab", dependencies: ["EntrainEngine", "EntrainFiles"]),
+        .target(name: "BeatLab", dependencies: ["EntrainCore", "EntrainEngine", "EntrainFiles"]),
 
         // Kessho port, deterministic part: parameter state, presets, seeded RNG, harmony. No audio.
         .target(name: "Kessho", dependencies: ["EntrainDSP", "EntrainFiles"]),
@@ -114,7 +118,7 @@ let package = Package(
                 path: "Tests/TestSupport"),
         .testTarget(name: "HRVTests", dependencies: ["EntrainHRV", "TestSupport"]),
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
-        .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "TestSupport"]),
+        .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainFuzzing", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
                                                               "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "LV2Tests", dependencies: ["EntrainLV2", "EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),

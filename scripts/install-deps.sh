@@ -13,7 +13,7 @@ set -euo pipefail
 packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils avahi-daemon dbus-daemon
           liblilv-dev lilv-utils swh-lv2 x42-plugins lsp-plugins-lv2 mda-lv2 dragonfly-reverb-lv2
           fluidsynth fluid-soundfont-gm
-          libsndfile1-dev sox flac vorbis-tools
+          libsndfile1-dev sox flac vorbis-tools zlib1g-dev
           ableton-link-dev pipewire pipewire-jack "$@")
 
 # The Link tests' peer, from PyPI (pip installs for the user when not root).

@@ -49,7 +49,7 @@ install -m 644 "$here"/man/*.7 "$root/share/man/man7/"
 install -m 644 "$here"/sessions/*.json "$here/sessions/README.md" "$root/share/entrain/sessions/"
 install -m 644 "$here"/patterns/*.ahap "$here/patterns/README.md" "$root/share/entrain/patterns/"
 install -m 644 "$here"/presets/ambient/*.json "$root/share/entrain/ambient/"
-install -m 644 "$here"/layouts/*.json "$root/share/entrain/layouts/"
+install -m 644 "$here"/layouts/*.json "$here"/layouts/*.tosc "$root/share/entrain/layouts/"
 install -m 644 "$here/README.md" "$here/CHANGELOG.md" "$here/LICENSE" "$here/osc-schema.md" "$root/share/doc/entrain/"
 for unit in entrain.service entrain@.service; do
   sed "s|@bindir@|$prefix/bin|g" "$here/systemd/$unit" > "$units/$unit"

@@ -52,14 +52,7 @@ public final class AddressSpace: Sendable {
     /// of rules every family shares.
     public func parse(_ address: String, _ given: ControlValue, normalized: Bool = false) throws(ControlError) -> ControlChange {
         guard let (_, descriptor) = lookup(address) else { throw .unknown(address) }
-        if normalized {
-            guard case .number(let n) = given else {
-                if case .bool(let b) = given { return ControlChange(address, try descriptor.value(fromNormalized: b ? 1 : 0)) }
-                throw ControlError(address + "/norm", "expects a number 0–1, got '\(given)'")
-            }
-            return ControlChange(address, try descriptor.value(fromNormalized: n))
-        }
-        return ControlChange(address, try descriptor.parse(given))
+        return try descriptor.change(given, normalized: normalized)
     }
 
     /// Apply checked changes that came through `door`, each family's as one batch, on `frame`

@@ -34,6 +34,9 @@ public struct ControlDescriptor: Sendable {
     /// A person's decision (arming the strobe): set only through `ChangeDoor.person`, never
     /// carried by a file, a mapping or a schedule.
     public let personOnly: Bool
+    /// Where its family keeps it (the engine: the parameter's index in its table), so a change
+    /// found by address once carries it on; nil when the family keys by address.
+    public private(set) var slot: Int?
 
     public init(_ address: String, _ kind: Kind, unit: String = "", default defaultValue: ControlValue,
                 glide: Double? = 0, readOnly: Bool = false, personOnly: Bool = false, note: String? = nil, _ summary: String) {
@@ -48,7 +51,30 @@ public struct ControlDescriptor: Sendable {
         self.note = note
     }
 
+    /// This descriptor, kept by its family at `slot`.
+    public func kept(at slot: Int) -> ControlDescriptor {
+        var copy = self
+        copy.slot = slot
+        return copy
+    }
+
     // MARK: Parsing
+
+    /// The change `given` asks for (natural units, or a fader position 0…1 when `normalized`),
+    /// checked once: the one door every surface passes a value through.
+    public func change(_ given: ControlValue, normalized: Bool = false, glide: Double? = nil) throws(ControlError) -> ControlChange {
+        let value: ControlValue
+        if normalized {
+            switch given {
+            case .number(let n): value = try self.value(fromNormalized: n)
+            case .bool(let b): value = try self.value(fromNormalized: b ? 1 : 0)
+            case .text: throw ControlError(address + "/norm", "expects a number 0–1, got '\(given)'")
+            }
+        } else {
+            value = try parse(given)
+        }
+        return ControlChange(address, value, glide: glide, slot: slot)
+    }
 
     /// The value `given` sets this address to, checked (never clamped: out of range is an
     /// error naming the range) and snapped to the step. Numbers may come as text (the command

@@ -26,11 +26,25 @@ public struct ControlChange: Sendable, Equatable {
     public let glide: Double?
     /// Constant-ratio glide; nil = the address's own curve.
     public let exponential: Bool?
+    /// Where the family keeps the address (its descriptor's `slot`), carried from the one lookup
+    /// so the family does not look it up again; nil: the family looks it up.
+    public let slot: Int?
 
-    public init(_ address: String, _ value: ControlValue, glide: Double? = nil, exponential: Bool? = nil) {
+    public init(_ address: String, _ value: ControlValue, glide: Double? = nil, exponential: Bool? = nil, slot: Int? = nil) {
         self.address = address
         self.value = value
         self.glide = glide
         self.exponential = exponential
+        self.slot = slot
+    }
+
+    /// The same change on another frame's terms: another glide and curve.
+    public func gliding(_ glide: Double?, exponential: Bool? = nil) -> ControlChange {
+        ControlChange(address, value, glide: glide, exponential: exponential, slot: slot)
+    }
+
+    /// Equal when they say the same; where the slot came from does not matter.
+    public static func == (a: ControlChange, b: ControlChange) -> Bool {
+        a.address == b.address && a.value == b.value && a.glide == b.glide && a.exponential == b.exponential
     }
 }

@@ -1,4 +1,3 @@
-import EntrainAmbient
 import EntrainEngine
 import Foundation
 import Kessho

@@ -90,7 +90,7 @@ public struct OSCRouter: Sendable {
             guard let given = ControlValue(osc: arguments[0]) else {
                 throw ControlError(address, "expects \(Self.expected(descriptor, normalized: normalized)), got '\(arguments[0].tag)'")
             }
-            let change = try space.parse(target, given, normalized: normalized)
+            let change = try descriptor.change(given, normalized: normalized)  // checked once, by the one descriptor
             // A person sent it; planned for later, it is a schedule (which may not arm the strobe).
             try descriptor.check(door: frame == nil ? .person : .schedule)
             var glide: Double?
@@ -101,7 +101,7 @@ public struct OSCRouter: Sendable {
                 }
                 glide = seconds
             }
-            try family.set([ControlChange(target, change.value, glide: glide)], at: frame)
+            try family.set([change.gliding(glide)], at: frame)
             return []
         } catch {
             return [.error(address: address, reason: Self.reason(error, address: target))]
@@ -121,7 +121,6 @@ public struct OSCRouter: Sendable {
     /// The message for /error: the refusal without the repeated address.
     static func reason(_ error: Error, address: String) -> String {
         if let error = error as? ControlError, [address, address + "/norm"].contains(error.address) { return error.reason }
-        if let error = error as? ParameterError, [address, address + "/norm"].contains(error.address) { return error.reason }
         let text = "\(error)"
         for prefix in [address + "/norm: ", address + ": "] where text.hasPrefix(prefix) { return String(text.dropFirst(prefix.count)) }
         return text

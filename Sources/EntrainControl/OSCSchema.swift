@@ -72,7 +72,7 @@ public enum OSCSchema {
           address (on `ADDRESS/norm`, as 0…1).
         - **Time tags.** A bundle whose time tag is in the future applies on the exact sample that
           plays at that time (OSC time is mapped onto the JACK frame clock). Immediate or past time
-          tags apply at the start of the next period. Commands due more than \(ParameterSpec.format(EngineHost.feedHorizonSeconds)) s ahead wait on
+          tags apply at the start of the next period. Commands due more than \(ControlDescriptor.format(EngineHost.feedHorizonSeconds)) s ahead wait on
           the control side and reach the engine shortly before their time, so any time may be
           scheduled, up to \(EngineHost.maximumScheduled) waiting commands at once; past that a command gets
           `/error` ("… waiting for their time tags …") and is not applied. `/panic` never waits behind them.

@@ -1,3 +1,5 @@
+import EntrainAddressSpace
+
 /// All parameters of all plugins, in one list with stable global indices.
 /// A plugin's parameters occupy a contiguous range starting at its offset.
 public struct ParameterTable: Sendable {
@@ -5,7 +7,7 @@ public struct ParameterTable: Sendable {
         public let index: Int
         public let plugin: Int
         public let localIndex: Int
-        public let spec: ParameterSpec
+        public let descriptor: ControlDescriptor
     }
 
     public let entries: [Entry]
@@ -19,13 +21,13 @@ public struct ParameterTable: Sendable {
         for (p, plugin) in plugins.enumerated() {
             offsets.append(entries.count)
             for (i, spec) in plugin.parameters.enumerated() {
-                entries.append(Entry(index: entries.count, plugin: p, localIndex: i, spec: spec))
+                entries.append(Entry(index: entries.count, plugin: p, localIndex: i, descriptor: spec.kept(at: entries.count)))
             }
         }
         var byAddress: [String: Int] = [:]
         for entry in entries {
-            precondition(byAddress[entry.spec.address] == nil, "duplicate parameter \(entry.spec.address)")
-            byAddress[entry.spec.address] = entry.index
+            precondition(byAddress[entry.descriptor.address] == nil, "duplicate parameter \(entry.descriptor.address)")
+            byAddress[entry.descriptor.address] = entry.index
         }
         self.entries = entries
         self.pluginOffsets = offsets
@@ -35,33 +37,23 @@ public struct ParameterTable: Sendable {
 
     public var count: Int { entries.count }
 
-    public func entry(for address: String) throws -> Entry {
-        guard let index = byAddress[address] else { throw ParameterError.unknownAddress(address) }
+    public func entry(for address: String) throws(ControlError) -> Entry {
+        guard let index = byAddress[address] else { throw .unknown(address) }
         return entries[index]
     }
 
-    public var defaults: ParameterValues { ParameterValues(entries.map(\.spec.defaultValue)) }
-
-    /// Validates one change against its spec and the owning plugin's cross-parameter rules.
-    public func validate(_ address: String, _ value: Double, in values: ParameterValues) throws -> Entry {
-        let entry = try entry(for: address)
-        _ = try entry.spec.validate(value)
-        var candidate = values
-        candidate[entry.index] = value
-        try checkConstraints(plugin: entry.plugin, candidate, changed: address)
-        return entry
-    }
+    public var defaults: ParameterValues { ParameterValues(entries.map(\.descriptor.defaultNumber)) }
 
     /// Every plugin's cross-parameter rules, for a whole set of values.
-    public func checkConstraints(_ values: ParameterValues) throws {
+    public func checkConstraints(_ values: ParameterValues) throws(ControlError) {
         for p in plugins.indices { try checkConstraints(plugin: p, values, changed: nil) }
     }
 
-    private func checkConstraints(plugin p: Int, _ values: ParameterValues, changed: String?) throws {
+    private func checkConstraints(plugin p: Int, _ values: ParameterValues, changed: String?) throws(ControlError) {
         let offset = pluginOffsets[p]
         let local = Array(values.storage[offset..<(offset + plugins[p].parameters.count)])
         if let problem = plugins[p].constraints(local) {
-            throw ParameterError.constraint(changed ?? problem.address, reason: problem.reason)
+            throw ControlError(changed ?? problem.address, problem.reason)
         }
     }
 }

@@ -45,7 +45,7 @@ public final class Advertisement: @unchecked Sendable {  // the processes are to
             hostArguments = ["-H", host]
             place = "at \(address) (\(host))"
         }
-        for (type, port) in [("_osc._udp", oscPort), ("_oscjson._tcp", queryPort)] { runs.append(["-s"] + hostArguments + [name, type, "\(port)"]) }
+        for (type, port) in [("_osc._udp", oscPort), ("_oscjson._tcp", queryPort)] { runs.append(["-s"] + hostArguments + [name, type, "\(port)", InstanceBrowser.mark]) }
         var started: [(Process, Pipe)] = []
         for arguments in runs {
             let process = Process(), errors = Pipe()

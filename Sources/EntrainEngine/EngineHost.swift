@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainDSP
 import Synchronization
@@ -118,53 +119,41 @@ public final class EngineHost: @unchecked Sendable {
     /// Frames the engine has rendered (its clock), as last published.
     public var frame: Int64 { Int64(status.pointee.framesRendered.load(ordering: .relaxed)) }
 
-    /// Validate and send a change in natural units. `glide` nil = the parameter's own smoothing.
-    /// Applies at `frame` (engine clock), or at the start of the next period when nil or past.
-    /// `exponential` nil = the parameter's own curve.
-    public func set(_ address: String, _ value: Double, glide: Double? = nil, at frame: Int64? = nil,
-                    exponential: Bool? = nil) throws {
-        try state.withLock { values in
-            let entry = try table.validate(address, value, in: values)
-            let seconds = glide ?? entry.spec.glideSeconds
-            guard seconds.isFinite, seconds >= 0, seconds <= 24 * 3600 else {
-                throw ParameterError.constraint(address, reason: "glide time must be 0 to 86400 seconds")
-            }
-            try push(.set(entry.index, to: value, at: Command.frame(frame), glideFrames: Int((seconds * sampleRate).rounded()),
-                          exponential: exponential ?? entry.spec.glidesExponentially))
-            values[entry.index] = value
-            note(entry.index, value, at: frame)
-        }
-    }
-
-    /// One change of a batch.
+    /// One change of a batch: parameter `index` of the table to `value`, a number its
+    /// descriptor has already checked (the address space's door does that, once).
     public struct Change: Sendable {
-        public let address: String
+        public let index: Int
         public let value: Double
         public let glide: Double?
         public let exponential: Bool?
-        public init(_ address: String, _ value: Double, glide: Double? = nil, exponential: Bool? = nil) {
-            self.address = address
+        public init(_ index: Int, _ value: Double, glide: Double? = nil, exponential: Bool? = nil) {
+            self.index = index
             self.value = value
             self.glide = glide
             self.exponential = exponential
         }
     }
 
-    /// Several changes that belong together, all at `frame`: checked as a whole (each value and
-    /// the rules between parameters on the final state), then sent; if any is refused, none is.
+    /// The longest glide a change may ask for: a week, the longest stage a session may hold.
+    public static let longestGlideSeconds = 7 * 24 * 3600.0
+
+    /// Several changes that belong together, all at `frame` (engine clock; nil or past: the
+    /// start of the next period): the rules between parameters are checked on the final state,
+    /// then the changes are sent; if any is refused, none is. `glide` nil = the parameter's own
+    /// smoothing, `exponential` nil = its own curve.
     public func set(_ changes: [Change], at frame: Int64? = nil) throws {
         try state.withLock { values in
             var candidate = values
             var commands: [Command] = []
             for change in changes {
-                let entry = try table.entry(for: change.address)
-                candidate[entry.index] = try entry.spec.validate(change.value)
-                let seconds = change.glide ?? entry.spec.glideSeconds
-                guard seconds.isFinite, seconds >= 0, seconds <= 7 * 24 * 3600 else {
-                    throw ParameterError.constraint(change.address, reason: "glide time must be 0 to 604800 seconds")
+                let descriptor = table.entries[change.index].descriptor
+                candidate[change.index] = change.value
+                let seconds = change.glide ?? descriptor.glideSeconds ?? 0
+                guard seconds.isFinite, seconds >= 0, seconds <= Self.longestGlideSeconds else {
+                    throw ControlError(descriptor.address, "glide time must be 0 to \(Int(Self.longestGlideSeconds)) seconds")
                 }
-                commands.append(.set(entry.index, to: change.value, at: Command.frame(frame), glideFrames: Int((seconds * sampleRate).rounded()),
-                                     exponential: change.exponential ?? entry.spec.glidesExponentially))
+                commands.append(.set(change.index, to: change.value, at: Command.frame(frame), glideFrames: Int((seconds * sampleRate).rounded()),
+                                     exponential: change.exponential ?? descriptor.glidesExponentially))
             }
             try table.checkConstraints(candidate)
             for command in commands { try push(command) }

@@ -7,8 +7,6 @@ extension JackClient {
     /// and each period's last values queued for `takeLightFrames`.
     public func startLightTap() { context.pointee.tapping.store(true, ordering: .relaxed) }
 
-    public func stopLightTap() { context.pointee.tapping.store(false, ordering: .relaxed) }
-
     /// Reader side: the periods queued since the last call, oldest first.
     public func takeLightFrames(_ body: (LightTapFrame) -> Void) {
         while let frame = context.pointee.tap.pointee.popFirst() { body(frame) }

@@ -29,11 +29,6 @@ public enum KesshoSeed {
     /// Display/ocean seed: first xmur3 output of `"<bucket>|E_ROOT|E_ROOT"`.
     public static func displaySeed(bucket: String) -> UInt32 { KesshoXmur3.hash(bucket + "|E_ROOT|E_ROOT") }
 
-    /// Drum-only mode (engine stopped): createRng of the decimal xmur3 of `"<bucket>|<JSON>|E_ROOT"`.
-    public static func drumOnlySeed(bucket: String, stateJSON: String) -> String {
-        String(KesshoXmur3.hash(bucket + "|" + stateJSON + "|E_ROOT"))
-    }
-
     /// Drum lane voice pick / evolve stream: `"drum-euclid-<i>-<i>"`, i = 0…3.
     public static func drumLaneSeed(lane: Int) -> String { "drum-euclid-\(lane)-\(lane)" }
 

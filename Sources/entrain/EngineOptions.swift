@@ -79,7 +79,7 @@ struct EngineOptions: ParsableArguments {
             for (text, address) in named { if let text { given.append(try StandardAddresses.parse(address, .text(text), from: .person)) } }
             values = try EngineFamily.fold(given + changes, into: values)
             try table.checkConstraints(values)
-        } catch let error as ParameterError {
+        } catch let error as ControlError {
             throw ValidationError(error.description)
         } catch {
             throw ValidationError("\(error)")

@@ -4,17 +4,20 @@ import EntrainControl
 import EntrainDiscovery
 import Foundation
 
-/// `entrain layout open-stage-control -o FILE`: a controller layout made from the address space.
+/// `entrain layout open-stage-control|touchosc -o FILE`: a controller layout made from the address space.
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
-        abstract: "Write a ready-made controller layout for every address (Open Stage Control's session format).",
+        abstract: "Write a ready-made controller layout for every address (Open Stage Control or TouchOSC).",
         discussion: """
-            A tab per family group with a fader, toggle or menu per value (its range and unit), \
-            a panic button on every tab and the session transport; feedback needs no setup (the \
-            session subscribes itself). layouts/ holds a generated copy. Example: \
-            entrain layout open-stage-control -o entrain.json, then open it in Open Stage Control \
-            with its OSC target set to the client (127.0.0.1:8000).
+            open-stage-control: a tab per family group with a fader, toggle or menu per value (its \
+            range and unit), a panic button on every tab and the session transport. touchosc: a \
+            .tosc file with PANIC beside every page, a show page (commands, timer, volumes, \
+            readouts) and pages per family; faders send ADDRESS/norm on the parameter's own curve. \
+            Feedback needs no setup in either (the layout subscribes itself). layouts/ holds \
+            generated copies. Example: entrain layout touchosc -o entrain.tosc, then open it in \
+            TouchOSC with an OSC connection to the client (its address, port 8000, receive port \
+            the one TouchOSC sends from).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -22,7 +25,7 @@ struct LayoutCommand: ParsableCommand {
         case touchosc
     }
 
-    @Argument(help: "open-stage-control (touchosc is not generated yet).")
+    @Argument(help: "open-stage-control or touchosc.")
     var format: Format
     @Option(name: [.short, .customLong("output")], help: "The file to write (atomically).")
     var output: String
@@ -30,7 +33,8 @@ struct LayoutCommand: ParsableCommand {
     func run() throws {
         switch format {
         case .touchosc:
-            throw ValidationError("touchosc layouts are not generated yet: use open-stage-control, or the control page (entrain run, then http://127.0.0.1:8000/ui/)")
+            let space = AddressSpace(try OSCSchema.standardFamilies())
+            try AtomicFile.write(TouchOSCLayout.data(space: space), to: URL(fileURLWithPath: output), label: output)
         case .openStageControl:
             let space = AddressSpace(try OSCSchema.standardFamilies())
             try AtomicFile.write(OpenStageControlLayout.data(space: space) + Data("\n".utf8), to: URL(fileURLWithPath: output), label: output)

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import ArgumentParser
 import EntrainCore
 import EntrainEngine
@@ -34,7 +35,7 @@ struct LightOptions: ParsableArguments {
         }
         if let avOffset {
             let entry = try table.entry(for: "/led/offset")
-            do { v[entry.index] = try entry.spec.validate(avOffset) } catch { throw ValidationError("--av-offset-ms: \(error)") }
+            do { v[entry.index] = try entry.descriptor.checked(number: avOffset) } catch { throw ValidationError("--av-offset-ms: \(error)") }
         }
         return v
     }

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainControl
 import EntrainEngine
 import EntrainJACK
@@ -37,7 +38,7 @@ struct StatusLine {
         let table = host.table
         func text(_ address: String) -> String {
             guard let entry = try? table.entry(for: address) else { return "?" }
-            return entry.spec.describe(host.valuesInForce[entry.index])
+            return entry.descriptor.describe(number: host.valuesInForce[entry.index])
         }
         let peak = max(peakDecibels.left, peakDecibels.right)
         let peakText = peak > -120 ? String(format: "%6.1f dBFS", peak) : "  -inf dBFS"

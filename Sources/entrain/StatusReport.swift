@@ -23,6 +23,7 @@ enum StatusReport {
             .int32(Int32(clamping: client.bufferSize)),
             .int32(Int32(clamping: client.returns)),
             .float(Float((client.lastSecondSlowestPeriod?.share ?? 0) * 100)),
+            .int32(Int32(clamping: client.rememberedConnections.values.reduce(0) { $0 + $1.count })),
         ]
     }
 }

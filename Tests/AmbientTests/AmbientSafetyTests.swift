@@ -38,7 +38,7 @@ final class AmbientSafetyTests: XCTestCase {
 
     func testCeilingHoldsWithEverythingTurnedUp() throws {
         let host = try EngineHost(sampleRate: 48_000)
-        try host.set("/master/ceiling", -20)
+        try host.change("/master/ceiling", -20)
         let (conductor, renderer) = try playing(host)
         let out = try render(4, conductor, renderer)
         let ceiling = Float(pow(10, -20.0 / 20))

@@ -23,7 +23,7 @@ final class FeedbackLimitsTests: XCTestCase {
         XCTAssertLessThanOrEqual(bytes, budget + 64, "at most \(budget) bytes (and one message) in the first second")
 
         // Paced, not cut: every parameter and its /norm arrive in the following seconds.
-        let wanted = Set(Engine.parameterTable.entries.flatMap { [$0.spec.address, $0.spec.address + "/norm"] })
+        let wanted = Set(Engine.parameterTable.entries.flatMap { [$0.descriptor.address, $0.descriptor.address + "/norm"] })
         var seen = Set(firstSecond.map(\.address))
         let deadline = Date().addingTimeInterval(15)
         while !wanted.isSubset(of: seen), Date() < deadline {

@@ -13,7 +13,7 @@ final class SchemaAndNetworkTests: XCTestCase {
         let generated = OSCSchema.markdown(families: try OSCSchema.standardFamilies())
         XCTAssertTrue(committed == generated, "osc-schema.md is stale: run `entrain osc-schema > osc-schema.md`")
         for entry in Engine.parameterTable.entries {
-            XCTAssertTrue(committed.contains("| `\(entry.spec.address)` |"), "\(entry.spec.address) missing from osc-schema.md")
+            XCTAssertTrue(committed.contains("| `\(entry.descriptor.address)` |"), "\(entry.descriptor.address) missing from osc-schema.md")
         }
     }
 

@@ -12,12 +12,12 @@ final class EngineClockTests: XCTestCase {
         func run(_ block: Int) throws -> [Float] {
             let host = try TestEngine.host(["/entrain/noise/level": "0.3", "/master/fade-in": "0.5",
                                             "/entrain/voice/2/level": "0.5", "/entrain/voice/2/carrier": "330"])
-            try host.set("/entrain/beat", 6, glide: 0.5, at: 6_001)
-            try host.set("/entrain/mode", 1, at: 40_003)
-            try host.set("/entrain/volume", 0.9, glide: 0, at: 45_555)
-            try host.set("/entrain/waveform", 2, at: 52_111)
-            try host.set("/entrain/voice/2/mode", 2, at: 61_234)
-            try host.set("/entrain/noise", 2, at: 63_000)
+            try host.change("/entrain/beat", 6, glide: 0.5, at: 6_001)
+            try host.change("/entrain/mode", 1, at: 40_003)
+            try host.change("/entrain/volume", 0.9, glide: 0, at: 45_555)
+            try host.change("/entrain/waveform", 2, at: 52_111)
+            try host.change("/entrain/voice/2/mode", 2, at: 61_234)
+            try host.change("/entrain/noise", 2, at: 63_000)
             let (l, r) = TestEngine.render(host, seconds: 1.5, blockSize: block)
             return l + r
         }
@@ -29,7 +29,7 @@ final class EngineClockTests: XCTestCase {
     func testCommandsApplyOnTheirFrame() throws {
         let host = try TestEngine.host(["/entrain/volume": "0"])
         let at: Int64 = 12_345
-        try host.set("/entrain/volume", 1, glide: 0, at: at)
+        try host.change("/entrain/volume", 1, glide: 0, at: at)
         let (l, _) = TestEngine.render(host, seconds: 0.5, blockSize: 256)
         let latency = PeakLimiterLatency.frames
         let firstSound = l.firstIndex { $0 != 0 }

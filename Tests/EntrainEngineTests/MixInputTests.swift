@@ -130,9 +130,9 @@ final class MixInputTests: XCTestCase {
             for i in 0..<n { l[i] = position + i < tone.count ? tone[position + i] : 0; r[i] = l[i] }
             position += n
         }
-        try host.set("/mix/beat/depth", 1, at: 24_000)
-        try host.set("/mix/pulse/depth", 1, at: 40_000)
-        try host.set("/mix/spin/width", 1, at: 56_000)
+        try host.change("/mix/beat/depth", 1, at: 24_000)
+        try host.change("/mix/pulse/depth", 1, at: 40_000)
+        try host.change("/mix/spin/width", 1, at: 56_000)
         let (l, _) = { () -> ([Float], [Float]) in
             var a = [Float](repeating: 0, count: 90_000), b = a
             a.withUnsafeMutableBufferPointer { x in b.withUnsafeMutableBufferPointer { y in renderer.render(frames: 90_000, intoLeft: x.baseAddress!, right: y.baseAddress!) } }

@@ -48,13 +48,13 @@ final class PanicAndSchedulingTests: XCTestCase {
         let host = try TestEngine.host(["/entrain/volume": "0.8"])
         let nineYears = Int64(9 * 365 * 86_400) * 48_000
         for k in 0..<EngineHost.maximumScheduled {
-            try host.set("/entrain/beat", 5, at: nineYears + Int64(k % 7))
+            try host.change("/entrain/beat", 5, at: nineYears + Int64(k % 7))
         }
         XCTAssertEqual(host.scheduledCount, EngineHost.maximumScheduled)
-        XCTAssertThrowsError(try host.set("/entrain/beat", 5, at: nineYears)) { error in
+        XCTAssertThrowsError(try host.change("/entrain/beat", 5, at: nineYears)) { error in
             XCTAssertTrue("\(error)".contains("waiting for their time tags"), "\(error)")
         }
-        try host.set("/entrain/carrier", 300)  // an immediate command still goes through
+        try host.change("/entrain/carrier", 300)  // an immediate command still goes through
         let renderer = OfflineRenderer(host: host, blockSize: 256)
         let playing = renderBlocks(renderer, 200)[.entrainmentL]!
         XCTAssertEqual(Spectrum(Array(playing[9_600...]), sampleRate: 48_000).peak(from: 250, to: 350).frequency, 300, accuracy: 0.5)
@@ -67,7 +67,7 @@ final class PanicAndSchedulingTests: XCTestCase {
     func testScheduledChangesLandOnTheirFrame() throws {
         let host = try TestEngine.host(["/entrain/volume": "0"])
         let at: Int64 = 3 * 48_000 + 123  // 3 s: well past the 0.5 s horizon when sent
-        try host.set("/entrain/volume", 0.5, glide: 0, at: at)
+        try host.change("/entrain/volume", 0.5, glide: 0, at: at)
         XCTAssertEqual(host.scheduledCount, 1, "waits on the control side")
         let (left, _) = TestEngine.render(host, seconds: 3.5)
         // The output is the limiter's look-ahead (71 frames) late; a sine starting at phase 0
@@ -77,7 +77,7 @@ final class PanicAndSchedulingTests: XCTestCase {
 
         let late = try TestEngine.host(["/entrain/volume": "0"])
         _ = TestEngine.render(late, seconds: 1)
-        try late.set("/entrain/volume", 0.5, glide: 0, at: 100)  // long past
+        try late.change("/entrain/volume", 0.5, glide: 0, at: 100)  // long past
         let (now, _) = TestEngine.render(late, seconds: 0.1)
         XCTAssertTrue(lookahead.contains(Int64(now.firstIndex { $0 != 0 } ?? -1)), "a time tag in the past applies now")
     }
@@ -90,7 +90,7 @@ final class PanicAndSchedulingTests: XCTestCase {
         let renderer = OfflineRenderer(host: host, blockSize: 256)
         _ = renderBlocks(renderer, 40)
         let at = host.frame + 1000
-        try host.set("/master/ceiling", -20, at: at)
+        try host.change("/master/ceiling", -20, at: at)
         let out = renderBlocks(renderer, 20)
         let ceiling = Float(pow(10, -20.0 / 20)), offset = 1000
         XCTAssertGreaterThan(Measure.peak(out[.haptic]![0..<offset]), 0.8, "full drive before the change")

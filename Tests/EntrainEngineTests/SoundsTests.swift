@@ -37,7 +37,7 @@ final class SoundsTests: XCTestCase {
     /// it rings once per strike (turning the toggle off is silent, on again rings again).
     func testBellRingsAtItsPitchAndFadesAsSBaGensDoes() throws {
         let h = try host(["/bell/frequency": "2050", "/bell/level": "0.5"])
-        try h.set("/bell/strike", 1, at: 4800)
+        try h.change("/bell/strike", 1, at: 4800)
         let (l, r) = TestEngine.render(h, seconds: 3)
         XCTAssertNil(Measure.firstDifference(l, r), "centred")
         XCTAssertEqual(Measure.peak(l[0..<4871]), 0, "silent before the strike (and the limiter's 71-frame look-ahead): first sound at \(l.firstIndex { $0 != 0 } ?? -1)")
@@ -51,12 +51,12 @@ final class SoundsTests: XCTestCase {
     /// stop's fade-out begins and is heard through it, and the engine stops after it has rung down.
     func testCueBellsRingWhereAskedAndOnlyThen() throws {
         let silent = try host(["/cue/stage": "0", "/mix/level": "0"])
-        try silent.set("/cue/strike", 1, at: 4800)
+        try silent.change("/cue/strike", 1, at: 4800)
         XCTAssertEqual(Measure.peak(TestEngine.render(silent, seconds: 1).left), 0, "off by default")
 
         let h = try host(["/cue/stage": "0.4", "/cue/end": "0.6", "/cue/frequency": "528", "/master/fade-out": "1"])
-        try h.set("/cue/strike", 1, at: 4800)
-        try h.set("/cue/strike", 0, at: 4801)
+        try h.change("/cue/strike", 1, at: 4800)
+        try h.change("/cue/strike", 0, at: 4801)
         let renderer = OfflineRenderer(host: h, blockSize: 256)
         let (first, _) = renderer.renderStereo(frames: 48_000)
         XCTAssertEqual(Double(Measure.peak(first[5000..<8000])), 0.4, accuracy: 0.02)

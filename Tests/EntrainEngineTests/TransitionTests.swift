@@ -25,32 +25,32 @@ final class TransitionTests: XCTestCase {
     let base = ["/entrain/carrier": "300", "/entrain/beat": "10", "/entrain/volume": "0.8"]
 
     func testCarrierChange() throws {
-        try assertSmooth(from: base) { try $0.set("/entrain/carrier", 150) }
+        try assertSmooth(from: base) { try $0.change("/entrain/carrier", 150) }
     }
 
     func testBeatChange() throws {
-        try assertSmooth(from: base) { try $0.set("/entrain/beat", 40) }
+        try assertSmooth(from: base) { try $0.change("/entrain/beat", 40) }
     }
 
     func testVolumeChange() throws {
-        try assertSmooth(from: base.merging(["/entrain/volume": "0.1"]) { $1 }) { try $0.set("/entrain/volume", 1) }
+        try assertSmooth(from: base.merging(["/entrain/volume": "0.1"]) { $1 }) { try $0.change("/entrain/volume", 1) }
     }
 
     func testModeChange() throws {
-        try assertSmooth(from: base) { try $0.set("/entrain/mode", 2) }  // binaural → isochronic
+        try assertSmooth(from: base) { try $0.change("/entrain/mode", 2) }  // binaural → isochronic
     }
 
     func testWaveformChange() throws {
         // sine → triangle: the triangle's own slope is gentle, so a hard switch (up to 0.17) would show.
-        try assertSmooth(from: base) { try $0.set("/entrain/waveform", 2) }
+        try assertSmooth(from: base) { try $0.change("/entrain/waveform", 2) }
     }
 
     /// Glides follow their documented curves: the beat moves linearly (as SBaGen and Gnaural
     /// slide), the carrier exponentially (equal musical intervals per second).
     func testLongSweepsFollowTheirCurves() throws {
         let host = try TestEngine.host(["/entrain/carrier": "200", "/entrain/beat": "10"])
-        try host.set("/entrain/beat", 5, glide: 10)
-        try host.set("/entrain/carrier", 800, glide: 10)
+        try host.change("/entrain/beat", 5, glide: 10)
+        try host.change("/entrain/carrier", 800, glide: 10)
         let (l, r) = TestEngine.render(host, seconds: 10)
         let mid = 5 * 48_000, window = 24_000  // ±0.25 s around the middle
         let left = Spectrum(Array(l[(mid - window)..<(mid + window)]), sampleRate: 48_000).peak(from: 300, to: 500)

@@ -11,7 +11,13 @@ final class GraphChangeTests: LiveClientTestCase {
     /// A re-patch makes the audio path 2,048 frames slower mid-strobe: the light's compensation
     /// glides to the new delay, so every pulse and gap keeps its length within the glide's 1/16
     /// (a jump would cut a pulse short or repeat part of one: a flash off the strobe's grid).
+    /// A take with xruns that misses is taken again (under PipeWire a loaded run once cut a pulse
+    /// to 185 frames).
     func testALatencyChangeGlidesTheLightWithoutAFlashOffTheStrobesGrid() throws {
+        try judgeThroughXruns("latency glide", latencyGlideTake)
+    }
+
+    private func latencyGlideTake() throws -> (miss: String?, xruns: Int) {
         let server = try self.server
         let lights = try JackRecorder(server: server.name, channels: 1, seconds: 3, name: "lights")
         let chain = try JackRecorder(server: server.name, channels: 1, seconds: 0.1, name: "chain", playbackLatencies: [2048])
@@ -37,12 +43,14 @@ final class GraphChangeTests: LiveClientTestCase {
             if abs(runs[k].length + lost - 2400) < abs(runs[k].length - 2400) { runs[k].length += lost }
         }
         let whole = runs.dropFirst().dropLast()  // the first and last are cut by the recording
-        XCTAssertGreaterThan(whole.count, 40, "a 10 Hz strobe over 3 s")
-        for run in whole {
-            XCTAssertEqual(Double(run.length), 2400, accuracy: 2400 / 10, "\(run.lit ? "pulse" : "gap") of \(run.length) frames")
+        let xruns = lights.xruns + losses.count
+        guard whole.count > 40 else { return ("\(whole.count) pulses and gaps where a 10 Hz strobe over 3 s gives 60", xruns) }
+        if let bad = whole.first(where: { abs($0.length - 2400) > 2400 / 10 }) {
+            return ("\(bad.lit ? "pulse" : "gap") of \(bad.length) frames (2,400 ± 240): \(whole.map(\.length))", xruns)
         }
         let stretch = whole.reduce(0) { $0 + $1.length } - whole.count * 2400
-        XCTAssertEqual(Double(stretch), 2048, accuracy: 400, "the glide stretched the pattern by the new delay")
+        if abs(stretch - 2048) > 400 { return ("the glide stretched the pattern by \(stretch) frames, not the new delay (2,048 ± 400)", xruns) }
+        return (nil, xruns)
     }
 
     /// The period changes from 256 to 1,024 and 64 frames while a tone plays: the recording stays

@@ -11,12 +11,12 @@ import XCTest
 final class LinkLiveTests: XCTestCase {
     static let period = 64
     var server: JackTestServer!
-    var network: LinkNetwork!
+    var network: PrivateNetwork!
 
     override func setUpWithError() throws {
-        if let reason = LinkNetwork.unavailable { throw XCTSkip(reason) }
+        if let reason = PrivateNetwork.unavailable ?? LinkPeer.unavailable { throw XCTSkip(reason) }
         server = try JackTestServer(period: Self.period)
-        network = try LinkNetwork()
+        network = try PrivateNetwork()
     }
 
     override func tearDown() {

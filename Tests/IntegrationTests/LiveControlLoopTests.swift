@@ -58,7 +58,7 @@ final class LiveControlLoopTests: LiveClientTestCase {
         let saved = Saved()
         let loop = makeLoop(client, current, saved: saved)
         try waitFor("the engine to run") { host.frame > 0 }
-        try host.set("/entrain/carrier", 450, glide: 0, at: host.frame + 48_000)
+        try host.change("/entrain/carrier", 450, glide: 0, at: host.frame + 48_000)
         XCTAssertEqual(host.scheduledCount, 1)
         let rec = try recorder(seconds: 0.5)
         try rec.connect(["loop2:entrainment_L"])

@@ -109,7 +109,11 @@ final class MIDILiveTests: LiveClientTestCase {
         let grid = beats.filter { $0 > firstEnd + UInt32(11 * rate) && $0 < secondStart }
         let gridGaps = zip(grid, grid.dropFirst()).filter { heardWhole($0, $1) }.map { Int($1) - Int($0) }
         XCTAssertFalse(gridGaps.isEmpty)
-        XCTAssertTrue(gridGaps.allSatisfy { abs($0 - 28_800) <= 2 }, "on the phrase grid: \(gridGaps)")
+        // The clock catches up what is left of a phase step (a cycle lost to an xrun on either side,
+        // the rest of the glide) at about 0.1 % a beat (29 frames here): a clean clone measured
+        // 28,829 four times with no loss the recorder saw, so that much room.
+        let room = 43
+        XCTAssertTrue(gridGaps.allSatisfy { abs($0 - 28_800) <= room }, "on the phrase grid: \(gridGaps) (\(lost.count) cycle(s) lost)")
         // ...and back on the drums' beats (their annotated frames) for their last 4 seconds.
         let truth = try item.beats.filter { Int($0 * rate) < part.count }.map { try played(part.count + silence + Int($0 * rate)) }
             .filter { $0 > secondEnd - UInt32(4 * rate) && $0 < secondEnd }

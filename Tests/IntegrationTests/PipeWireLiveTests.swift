@@ -27,7 +27,7 @@ final class PipeWireLiveTests: XCTestCase {
         defer { if client.process.isRunning { client.signal(SIGKILL, waitUpTo: 2) } }
         osc.send("/entrain/carrier", [.float(321)])
         try probe!.connect(["entrain:entrainment_L"])
-        usleep(600_000)  // the client re-reads its connections once they settle (as in ServerReturnTests)
+        try returns.waitForConnectionsKept(osc, probe!)
 
         server.crash()  // kill -9: the daemon says no goodbye
         probe = nil

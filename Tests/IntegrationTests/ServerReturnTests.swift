@@ -18,7 +18,7 @@ final class ServerReturnTests: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 5) { osc.request("/entrain/carrier")?.arguments.first == .float(321) })
         try probe!.connect(["entrain:entrainment_L"])
         XCTAssertEqual(jack_connect(probe!.client, "entrain:ambient_R", "system:playback_2"), 0)
-        usleep(600_000)  // the client re-reads its connections once they settle
+        try waitForConnectionsKept(osc, probe!)
 
         server.crash()
         probe = nil
@@ -67,7 +67,7 @@ final class ServerReturnTests: XCTestCase {
         try recorder!.connect(from: "entrain:midi_out")
         try keys!.connect(to: "entrain:midi_in")
         try waitFor("clocks before the fault") { recorder!.events.contains { $0.bytes == [0xF8] } }
-        usleep(600_000)  // the client re-reads its connections once they settle
+        try waitForConnectionsKept(osc, probe!)
 
         server.crash()
         (probe, recorder, keys) = (nil, nil, nil)
@@ -110,5 +110,14 @@ final class ServerReturnTests: XCTestCase {
 
     func waitForAnswer(_ osc: OSCTestClient) throws {
         try waitFor("OSC to answer") { osc.request("/ping", reply: "/pong", timeout: 0.2) != nil }
+    }
+
+    /// Until the client remembers (for the server's return) every connection its ports have now:
+    /// /status's count against the graph as the probe sees it.
+    func waitForConnectionsKept(_ osc: OSCTestClient, _ probe: JackRecorder) throws {
+        let wanted = probe.connectionCount(ofClient: "entrain")
+        try waitFor("the client to remember its \(wanted) connections") {
+            osc.request("/status")?.arguments[safe: 14] == .int32(Int32(wanted))
+        }
     }
 }

@@ -8,9 +8,14 @@ public final class AvahiTestDaemon {
     let bus: Process
     let daemon: Process
     public let environment: [String: String]
+    /// The prefix its daemon and browsers run through (`ip netns exec NS`: a private network).
+    let through: [String]
 
     /// Throws when dbus-daemon or avahi-daemon is missing or does not come up (a test skips then).
-    public init() throws {
+    /// `through`: a prefix that execs the daemon elsewhere (a network namespace); the bus is a
+    /// file socket, reached from any namespace.
+    public init(through: [String] = []) throws {
+        self.through = through
         for tool in ["/usr/bin/dbus-daemon", "/usr/sbin/avahi-daemon", "/usr/bin/avahi-browse"] where !FileManager.default.isExecutableFile(atPath: tool) {
             throw TestSupportError.timeout("\(tool) is not installed")
         }
@@ -36,8 +41,8 @@ public final class AvahiTestDaemon {
         // Foundation then waits (blocking) for a daemon that runs on, and no other child's exit is
         // seen again. A shell holds the watch instead, and passes SIGTERM on.
         daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/bin/sh")
-        daemon.arguments = ["-c", "trap 'kill $child; wait $child' TERM; \"$@\" & child=$!; wait $child", "avahi-daemon",
+        daemon.executableURL = URL(fileURLWithPath: through.first ?? "/bin/sh")
+        daemon.arguments = through.dropFirst() + (through.isEmpty ? [] : ["/bin/sh"]) + ["-c", "trap 'kill $child; wait $child' TERM; \"$@\" & child=$!; wait $child", "avahi-daemon",
                             "/usr/sbin/avahi-daemon", "--no-drop-root", "--no-chroot", "--no-rlimits",
                             "-f", folder.appendingPathComponent("avahi.conf").path]
         daemon.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -62,8 +67,8 @@ public final class AvahiTestDaemon {
     /// most 5 s (a service that never resolves would otherwise keep the browser, and the test, waiting).
     public func browse(_ type: String) throws -> [(name: String, address: String, port: Int)] {
         let process = Process(), out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["5", "/usr/bin/avahi-browse", "-rtp", type]
+        process.executableURL = URL(fileURLWithPath: through.first ?? "/usr/bin/timeout")
+        process.arguments = through.dropFirst() + (through.isEmpty ? [] : ["/usr/bin/timeout"]) + ["5", "/usr/bin/avahi-browse", "-rtp", type]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -203,6 +203,18 @@ public final class JackRecorder {
         return String(cString: value)
     }
 
+    /// How many connections a client's ports have, as the server sees them now.
+    public func connectionCount(ofClient clientName: String) -> Int {
+        ports(ofClient: clientName).reduce(0) { count, port in
+            guard let handle = jack_port_by_name(client, "\(clientName):\(port.name)"),
+                  let list = jack_port_get_all_connections(client, handle) else { return count }
+            defer { jack_free(list) }
+            var n = 0
+            while list[n] != nil { n += 1 }
+            return count + n
+        }
+    }
+
     /// All ports of a client: (short name, flags, type).
     public func ports(ofClient clientName: String) -> [(name: String, flags: Int32, type: String)] {
         guard let list = jack_get_ports(client, "^\(clientName):", nil, 0) else { return [] }

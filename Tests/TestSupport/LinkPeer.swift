@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A real Ableton Link peer (aalink, the Python module from PyPI; Tests/Fixtures/link/peer.py)
-/// run inside a `LinkNetwork`. It reports the session's beat on both monotonic clocks every
+/// run inside a `PrivateNetwork`. It reports the session's beat on both monotonic clocks every
 /// 20 ms; `beat(at:)` lays the session's grid over times on JACK's clock.
 public final class LinkPeer {
     public struct Sample: Sendable {
@@ -17,7 +17,7 @@ public final class LinkPeer {
     /// Times given to `beat(at:)` are on CLOCK_MONOTONIC_RAW (jackd2's clock) rather than CLOCK_MONOTONIC.
     public var clockIsRaw = true
 
-    public init(network: LinkNetwork, tempo: Double, quantum: Double = 4) throws {
+    public init(network: PrivateNetwork, tempo: Double, quantum: Double = 4) throws {
         let script = EntrainBinary.packageRoot.appendingPathComponent("Tests/Fixtures/link/peer.py").path
         process.executableURL = URL(fileURLWithPath: network.exec[0])
         process.arguments = Array(network.exec.dropFirst()) + ["python3", script, "--tempo", "\(tempo)", "--quantum", "\(quantum)"]

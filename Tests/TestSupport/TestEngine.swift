@@ -28,3 +28,13 @@ public enum TestEngine {
         OfflineRenderer(host: host, blockSize: blockSize).renderStereo(frames: Int(seconds * host.sampleRate))
     }
 }
+
+extension EngineHost {
+    /// Set `address` the way every door does: checked once by its descriptor, then through the
+    /// engine's family (numbers as the engine counts them: an option's index, 1 or 0).
+    public func change(_ address: String, _ value: Double, glide: Double? = nil, at frame: Int64? = nil) throws {
+        let family = EngineFamily(CurrentEngine(self))
+        guard let descriptor = family.descriptor(for: address) else { throw ControlError.unknown(address) }
+        try family.set([try descriptor.change(.number(value), glide: glide)], at: frame)
+    }
+}

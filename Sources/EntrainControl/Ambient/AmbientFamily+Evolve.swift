@@ -21,8 +21,4 @@ extension AmbientFamily {
                               "how far drum lane \(n) drifts each evolve step (0: only the pull back home)"),
         ]
     }
-
-    static func isEvolve(_ address: String) -> Bool {
-        address.hasPrefix(prefix) && DrumEvolveSetting.keys.contains(String(address.dropFirst(prefix.count)))
-    }
 }

@@ -21,7 +21,7 @@ public struct ClientCommands: Sendable {
     public static let declarations: [CommandDeclaration<ClientCommands>] = [
         .init(CommandDescriptor("/panic", trigger: .always, """
             light and haptic ports dark from the first frame of the engine's next period; the audio pairs fade out over \
-            \(ParameterSpec.format(EngineHost.panicFadeSeconds * 1000)) ms (no click) and are silent from then plus the limiter's \
+            \(ControlDescriptor.format(EngineHost.panicFadeSeconds * 1000)) ms (no click) and are silent from then plus the limiter's \
             look-ahead (1.5 ms: \(Int(0.0015 * 48_000) + Int(EngineHost.panicFadeSeconds * 48_000) - 1) frames at 48 kHz in all); \
             held until `/resume`. Never queued, never refused
             """)) { client, _ in
@@ -74,10 +74,11 @@ public struct ClientCommands: Sendable {
 
     static let statusReply = """
         `/status s:state s:mode f:carrier f:beat f:volume i:xruns f:dsp_load i:strobe_armed i:panic f:elapsed_seconds s:server \
-        i:period i:server_returns f:slowest_period` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent \
+        i:period i:server_returns f:slowest_period i:connections` (`state` is `running` or `stopped`; carrier, beat in Hz; DSP load in percent \
         of the JACK period; `server` is `up`, or `gone` while the JACK server is away and the client looks for it; `period` in \
         frames; `server_returns` counts the server's returns; `slowest_period` is the slowest process callback of the last whole \
-        second, in percent of the period: 100 or more is an overrun)
+        second, in percent of the period: 100 or more is an overrun; `connections` counts our ports' connections as remembered for a \
+        server's return, settled a quarter of a second after the last change)
         """
 
     var commands: [DeclaredCommand] { Self.declarations.map { $0.bound(to: self) } }

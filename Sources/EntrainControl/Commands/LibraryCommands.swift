@@ -47,10 +47,10 @@ public struct LibraryCommands: Sendable {
         .init(CommandDescriptor("/playlist/add", [.required("s", "playlist"), .required("s", "kind"), .required("s", "item"), .optional("f", "seconds")],
                                 "append `preset` NAME for `seconds`, or `session` NAME")) { c, call in
             guard let kind = Playlists.Item.Kind(rawValue: try call.text(1)) else {
-                throw ParameterError.constraint(call.address, reason: "argument 2 must be preset or session")
+                throw ControlError(call.address, "argument 2 must be preset or session")
             }
             let duration = kind == .preset ? try call.number(3) : nil
-            if let duration, duration <= 0 { throw ParameterError.constraint(call.address, reason: "the duration must be > 0 seconds") }
+            if let duration, duration <= 0 { throw ControlError(call.address, "the duration must be > 0 seconds") }
             try c.library.playlists.add(Playlists.Item(kind: kind, name: try call.text(2), duration: duration), to: try call.text(0))
             return []
         },
@@ -85,7 +85,7 @@ public struct LibraryCommands: Sendable {
             play it as one session: presets crossfade in (5 s) and hold for their time, sessions follow with their own stages; \
             progress as for sessions
             """)) { c, call in
-            guard let transport = c.transport else { throw ParameterError.constraint(call.address, reason: "sessions are not available here") }
+            guard let transport = c.transport else { throw ControlError(call.address, "sessions are not available here") }
             try transport.loadPlaylist(try call.text(0), from: c.library)
             try transport.play()
             return []
@@ -95,7 +95,7 @@ public struct LibraryCommands: Sendable {
     /// Glide every family of this client to preset `name` (a preset may name a plugin that is not loaded: skipped).
     func load(_ name: String, glide: Double) throws {
         let loaded = try library.presets.changes(name)
-        guard glide >= 0 else { throw ParameterError.constraint("/preset/load", reason: "the glide time must be ≥ 0") }
+        guard glide >= 0 else { throw ControlError("/preset/load", "the glide time must be ≥ 0") }
         try space.set(loaded.filter { Presets.appliesOnLoad($0.address) && space.lookup($0.address) != nil }
             .map { ControlChange($0.address, $0.value, glide: glide) }, from: .file)
     }

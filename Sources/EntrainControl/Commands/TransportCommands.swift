@@ -59,20 +59,20 @@ extension SessionTransport {
 extension CommandCall {
     /// The one finite number a command takes.
     func oneNumber() throws -> Double {
-        guard arguments.count == 1, let n = arguments[0].number, n.isFinite else { throw ParameterError.constraint(address, reason: "expects one number") }
+        guard arguments.count == 1, let n = arguments[0].number, n.isFinite else { throw ControlError(address, "expects one number") }
         return n
     }
 
     /// Argument `i` (from 0) as a string.
     func text(_ i: Int) throws -> String {
-        guard arguments.indices.contains(i), let t = arguments[i].text else { throw ParameterError.constraint(address, reason: "argument \(i + 1) must be a string") }
+        guard arguments.indices.contains(i), let t = arguments[i].text else { throw ControlError(address, "argument \(i + 1) must be a string") }
         return t
     }
 
     /// Argument `i` as a number; bounded, since these become Ints (positions, minutes) and Int(1e30) would trap.
     func number(_ i: Int) throws -> Double {
         guard arguments.indices.contains(i), let n = arguments[i].number, n.isFinite, abs(n) < 1e9 else {
-            throw ParameterError.constraint(address, reason: "argument \(i + 1) must be a number below 1e9")
+            throw ControlError(address, "argument \(i + 1) must be a number below 1e9")
         }
         return n
     }

@@ -12,7 +12,6 @@
 public enum SACNPacket {
     public static let port: UInt16 = 5568
     public static let universes: ClosedRange<Int> = 1...63999
-    public static let priorities: ClosedRange<Int> = 0...200
     public static let defaultPriority = 100
     public static let identifier: [UInt8] = Array("ASC-E1.17".utf8) + [0, 0, 0]
     public static let streamTerminated: UInt8 = 0x40

@@ -5,57 +5,37 @@ import EntrainEngine
 /// The engine's parameter table as a family of the address space: entrainment, master, beat
 /// analysis, light and haptics — and the two source lists (`/led/source`, `/haptic/source`),
 /// which set their `/…/source/NAME` toggles together. Always the current engine (it is
-/// replaced on a sample-rate change).
+/// replaced on a sample-rate change). The table's descriptors are the family's: nothing is
+/// converted, and a change arrives checked, carrying its parameter's index.
 public final class EngineFamily: AddressFamily {
     public let name = "engine"
     let engine: CurrentEngine
-    public let descriptors: [ControlDescriptor]
-    private let byAddress: [String: ControlDescriptor]
-    /// Composite addresses: the list address → its toggles' prefix and names.
+    public var descriptors: [ControlDescriptor] { Self.standardDescriptors }
+    /// Composite addresses: the list address → its toggles' names.
     static let sourceLists: [String: [String]] = [
         "/led/source": LightParameters.sourceNames, "/haptic/source": HapticParameters.sourceNames,
     ]
 
-    public init(_ engine: CurrentEngine) {
-        self.engine = engine
-        descriptors = Self.standardDescriptors
-        byAddress = Dictionary(uniqueKeysWithValues: descriptors.map { ($0.address, $0) })
-    }
+    public init(_ engine: CurrentEngine) { self.engine = engine }
 
     /// The descriptors of every engine address (no engine needed: session files are checked
     /// against them before anything plays).
     public static let standardDescriptors: [ControlDescriptor] = {
-        var out = Engine.parameterTable.entries.map { descriptor($0.spec) }
         let table = Engine.parameterTable
+        var out = table.entries.map(\.descriptor)
         for (address, names) in sourceLists.sorted(by: { $0.key < $1.key }) {
-            let on = names.filter { (try? table.entry(for: "\(address)/\($0)").spec.defaultValue) == 1 }
+            let on = names.filter { (try? table.entry(for: "\(address)/\($0)").descriptor.defaultNumber) == 1 }
             out.append(ControlDescriptor(address, .list(options: names), default: .text(on.isEmpty ? "none" : on.joined(separator: ",")), glide: nil,
                                          "the sources to mix, comma-separated (sets the \(address)/NAME toggles together)"))
         }
         return out
     }()
+    private static let byAddress = Dictionary(uniqueKeysWithValues: standardDescriptors.map { ($0.address, $0) })
 
-    static func descriptor(_ spec: ParameterSpec) -> ControlDescriptor {
-        let kind: ControlDescriptor.Kind, value: ControlValue
-        switch spec.kind {
-        case .continuous(let range, let d, let curve):
-            kind = .number(range: range, step: nil, curve: curve == .logarithmic ? .logarithmic : .linear, integer: false)
-            value = .number(d)
-        case .choice(let options, let d):
-            kind = .choice(options: options, indexed: true)
-            value = .text(options[d])
-        case .toggle(let d):
-            kind = .toggle
-            value = .bool(d)
-        }
-        return ControlDescriptor(spec.address, kind, unit: spec.unit, default: value, glide: spec.glideSeconds, personOnly: spec.personOnly, spec.summary)
-    }
+    public func descriptor(for address: String) -> ControlDescriptor? { Self.byAddress[address] }
 
-    public func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
-
-    private static let standardAddresses = Set(standardDescriptors.map(\.address))
     /// Whether `address` is one of the engine's (without an engine at hand).
-    public static func owns(_ address: String) -> Bool { standardAddresses.contains(address) }
+    public static func owns(_ address: String) -> Bool { byAddress[address] != nil }
 
     public var schemaTitle: String { "Parameters" }
     public var schemaIntroduction: String {
@@ -74,53 +54,35 @@ public final class EngineFamily: AddressFamily {
             return .text(on.isEmpty ? "none" : on.joined(separator: ","))
         }
         guard let entry = try? host.table.entry(for: address) else { return nil }
-        return Self.controlValue(host.valuesInForce[entry.index], entry.spec)  // what plays, not what is scheduled
+        return entry.descriptor.value(number: host.valuesInForce[entry.index])  // what plays, not what is scheduled
     }
 
-    public func snapshot() -> [(address: String, value: ControlValue)] {
-        let host = engine.host, values = host.valuesInForce
-        return host.table.entries.map { ($0.spec.address, Self.controlValue(values[$0.index], $0.spec)) }
-    }
+    public func snapshot() -> [(address: String, value: ControlValue)] { Self.entries(engine.host.valuesInForce) }
 
     /// Arming the strobe is a decision made each run, never carried in by a preset or a file.
     public func isTransient(_ address: String) -> Bool { StandardAddresses.isTransient(address) || Self.sourceLists[address] != nil }
 
     public func set(_ changes: [ControlChange], at frame: Int64?) throws {
-        var batch: [EngineHost.Change] = []
-        for change in changes {
-            guard Self.owns(change.address) else { throw ControlError.unknown(change.address) }
-            batch += try Self.numbers(change).map { EngineHost.Change($0.address, $0.value, glide: change.glide, exponential: change.exponential) }
-        }
-        do {
-            try engine.host.set(batch, at: frame)
-        } catch let error as ParameterError {
-            throw Self.controlError(error)
-        }
+        try engine.host.set(try changes.flatMap(Self.engineChanges), at: frame)
     }
 
-    /// The engine's number for a checked value (an option's index, 0/1 for toggles).
-    static func number(_ value: ControlValue, _ spec: ParameterSpec) throws -> Double {
-        switch (spec.kind, value) {
-        case (.choice(let options, _), .text(let name)):
-            guard let i = options.firstIndex(of: name) else { throw ControlError(spec.address, "'\(name)' is not one of \(options.joined(separator: ", "))") }
-            return Double(i)
-        case (.toggle, .bool(let b)): return b ? 1 : 0
-        case (_, .number(let n)): return n
-        default: throw ControlError(spec.address, "cannot take '\(value)'")
+    /// The engine's changes one checked change stands for (a source list: its toggles), by
+    /// index: the change's slot when it carries one, else the table's lookup.
+    static func engineChanges(_ change: ControlChange) throws(ControlError) -> [EngineHost.Change] {
+        let table = Engine.parameterTable
+        if let names = sourceLists[change.address] {
+            let wanted = Set((change.value.text ?? "").split(separator: ",").map(String.init))
+            return try names.map { name throws(ControlError) in
+                EngineHost.Change(try table.entry(for: "\(change.address)/\(name)").index, wanted.contains(name) ? 1 : 0, glide: change.glide)
+            }
         }
-    }
-
-    static func controlValue(_ number: Double, _ spec: ParameterSpec) -> ControlValue {
-        switch spec.kind {
-        case .choice(let options, _): .text(options.indices.contains(Int(number)) ? options[Int(number)] : "")
-        case .toggle: .bool(number != 0)
-        case .continuous: .number(number)
+        let index: Int
+        if let slot = change.slot, table.entries.indices.contains(slot), table.entries[slot].descriptor.address == change.address {
+            index = slot
+        } else {
+            index = try table.entry(for: change.address).index
         }
-    }
-
-    /// The table's refusals in the address space's words (an unknown address says so alike).
-    static func controlError(_ error: ParameterError) -> ControlError {
-        if case .unknownAddress(let a) = error { return ControlError.unknown(a) }
-        return ControlError(error.address, error.reason)
+        let number = try table.entries[index].descriptor.number(change.value)
+        return [EngineHost.Change(index, number, glide: change.glide, exponential: change.exponential)]
     }
 }

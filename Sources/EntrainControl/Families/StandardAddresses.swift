@@ -47,28 +47,31 @@ extension EngineFamily {
     /// `values` with the engine's own changes among `changes` written in (a start-up state:
     /// nothing plays yet). Others' changes are left for their families.
     public static func fold(_ changes: [ControlChange], into values: ParameterValues) throws -> ParameterValues {
-        let table = Engine.parameterTable
         var out = values
-        for change in changes {
-            for (address, number) in try numbers(change) { out[try table.entry(for: address).index] = number }
+        for change in changes where owns(change.address) {
+            for engineChange in try engineChanges(change) { out[engineChange.index] = engineChange.value }
         }
         return out
     }
 
     /// The engine's values as entries of the address space (choices by name, toggles as true/false).
     public static func entries(_ values: ParameterValues) -> [(address: String, value: ControlValue)] {
-        Engine.parameterTable.entries.map { ($0.spec.address, controlValue(values[$0.index], $0.spec)) }
+        Engine.parameterTable.entries.map { ($0.descriptor.address, $0.descriptor.value(number: values[$0.index])) }
     }
 
-    /// The parameter values one engine change stands for (a source list: its four toggles);
-    /// none for another family's change.
+    /// A change of an engine parameter given as the engine's number (a program's, an index for
+    /// a choice), as the address space takes it; nil for an address the engine does not have.
+    public static func change(_ address: String, number: Double, glide: Double? = nil, exponential: Bool? = nil) -> ControlChange? {
+        guard let descriptor = try? Engine.parameterTable.entry(for: address).descriptor else { return nil }
+        return ControlChange(address, descriptor.value(number: number), glide: glide, exponential: exponential, slot: descriptor.slot)
+    }
+
+    /// The parameter values one engine change stands for (a source list: its toggles); none
+    /// for another family's change.
     public static func numbers(_ change: ControlChange) throws -> [(address: String, value: Double)] {
-        if let names = sourceLists[change.address] {
-            let wanted = Set((change.value.text ?? "").split(separator: ",").map(String.init))
-            return names.map { ("\(change.address)/\($0)", wanted.contains($0) ? 1 : 0) }
-        }
-        guard let entry = try? Engine.parameterTable.entry(for: change.address) else { return [] }
-        return [(change.address, try number(change.value, entry.spec))]
+        guard owns(change.address) else { return [] }
+        let table = Engine.parameterTable
+        return try engineChanges(change).map { (table.entries[$0.index].descriptor.address, $0.value) }
     }
 }
 

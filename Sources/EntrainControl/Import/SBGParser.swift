@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainFiles
 import Foundation
@@ -258,8 +259,8 @@ public enum SBGParser {
         /// nan, inf and absurd values are errors with their line, never clamped silently.
         func check(_ value: Double, _ range: ClosedRange<Double>, _ what: String, _ token: String, _ line: Int) throws {
             guard !range.contains(value) else { return }
-            let limits = "\(ParameterSpec.format(range.lowerBound)) to \(ParameterSpec.format(range.upperBound))"
-            throw error(line, "'\(token)': the \(what) \(value.isFinite ? ParameterSpec.format(value) : "\(value)") is not a number from \(limits)")
+            let limits = "\(ControlDescriptor.format(range.lowerBound)) to \(ControlDescriptor.format(range.upperBound))"
+            throw error(line, "'\(token)': the \(what) \(value.isFinite ? ControlDescriptor.format(value) : "\(value)") is not a number from \(limits)")
         }
 
         /// `TIMESPEC [FADE] NAME [->]`; a block is expanded by re-reading its lines with this

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
@@ -153,9 +154,9 @@ public enum SBGTimeline {
         default: return nil
         }
         var notes: [String] = []
-        if carrier < 20 || carrier > 1500 { notes.append("carrier \(ParameterSpec.format(carrier)) Hz held at \(carrier < 20 ? 20 : 1500) Hz") }
-        if abs(beat) > 100 { notes.append("beat \(ParameterSpec.format(beat)) Hz held at 100 Hz") }
-        if isochronic && abs(beat) < 0.5 { notes.append("pulse \(ParameterSpec.format(beat)) Hz raised to 0.5 Hz") }
+        if carrier < 20 || carrier > 1500 { notes.append("carrier \(ControlDescriptor.format(carrier)) Hz held at \(carrier < 20 ? 20 : 1500) Hz") }
+        if abs(beat) > 100 { notes.append("beat \(ControlDescriptor.format(beat)) Hz held at 100 Hz") }
+        if isochronic && abs(beat) < 0.5 { notes.append("pulse \(ControlDescriptor.format(beat)) Hz raised to 0.5 Hz") }
         return notes.isEmpty ? nil : notes.joined(separator: ", ") + " (entrain's range)"
     }
 

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
@@ -63,8 +64,8 @@ public struct Playlists: Sendable {
     public func save(_ name: String, _ items: [Item]) throws {
         let lines = items.map { item -> String in
             switch item.kind {
-            case .preset: "    { \"preset\": \"\(item.name)\", \"duration\": \(ParameterSpec.format(item.duration ?? 0)), \"fade\": \(ParameterSpec.format(item.fade)) }"
-            case .session: "    { \"session\": \"\(item.name)\", \"fade\": \(ParameterSpec.format(item.fade)) }"
+            case .preset: "    { \"preset\": \"\(item.name)\", \"duration\": \(ControlDescriptor.format(item.duration ?? 0)), \"fade\": \(ControlDescriptor.format(item.fade)) }"
+            case .session: "    { \"session\": \"\(item.name)\", \"fade\": \(ControlDescriptor.format(item.fade)) }"
             }
         }
         try store.write(name, "{\n  \"format\": \"\(Self.format)\",\n  \"name\": \"\(name)\",\n  \"items\": [\n" + lines.joined(separator: ",\n") + "\n  ]\n}\n")
@@ -116,8 +117,8 @@ public struct Playlists: Sendable {
                 // run): the engine's over the defaults, the others as the stage's "set" block.
                 let loaded = try presets.changes(item.name).filter { Presets.appliesOnLoad($0.address) }
                 let values = try EngineFamily.fold(loaded, into: table.defaults)
-                let changes = table.entries.filter { Presets.appliesOnLoad($0.spec.address) && !StandardAddresses.isTransient($0.spec.address) }
-                    .map { ($0.spec.address, values[$0.index]) }
+                let changes = table.entries.filter { Presets.appliesOnLoad($0.descriptor.address) && !StandardAddresses.isTransient($0.descriptor.address) }
+                    .map { ($0.descriptor.address, values[$0.index]) }
                 stages.append(Session.Stage(name: item.name, duration: item.duration ?? 0, transition: .crossfade,
                                             fade: item.fade, changes: changes, pluginBlocks: [],
                                             sets: loaded.filter { !EngineFamily.owns($0.address) }))

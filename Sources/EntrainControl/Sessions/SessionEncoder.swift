@@ -9,14 +9,14 @@ public enum SessionEncoder {
     public static func json(_ session: Session) -> String {
         let table = Engine.parameterTable
         func value(_ address: String, _ v: Double) -> String {
-            if let spec = try? table.entry(for: address).spec, case .choice(let options, _) = spec.kind { return quote(options[Int(v)]) }
-            return ParameterSpec.format((v * 1e6).rounded() / 1e6)
+            if let descriptor = try? table.entry(for: address).descriptor, case .choice = descriptor.kind { return quote(descriptor.value(number: v).description) }
+            return ControlDescriptor.format((v * 1e6).rounded() / 1e6)
         }
         var stages: [String] = []
         for stage in session.stages {
-            var fields = ["\"name\": \(quote(stage.name))", "\"duration\": \(ParameterSpec.format((stage.duration * 1e6).rounded() / 1e6))",
+            var fields = ["\"name\": \(quote(stage.name))", "\"duration\": \(ControlDescriptor.format((stage.duration * 1e6).rounded() / 1e6))",
                           "\"transition\": \"\(stage.transition.rawValue)\""]
-            if stage.transition == .crossfade { fields.append("\"fade\": \(ParameterSpec.format(stage.fade))") }
+            if stage.transition == .crossfade { fields.append("\"fade\": \(ControlDescriptor.format(stage.fade))") }
             var voices: [Int: [String]] = [:]
             var noise: [String] = []
             var others: [String] = []  // addresses beyond the entrainment voices (mix, spin, bell, cue): a "set" block
@@ -54,7 +54,7 @@ public enum SessionEncoder {
         case .object(let members): "{ " + members.map { "\(quote($0.key)): \(json($0.value.value))" }.joined(separator: ", ") + " }"
         case .array(let items): "[" + items.map { json($0.value) }.joined(separator: ", ") + "]"
         case .string(let s): quote(s)
-        case .number(let n): n.isFinite ? ParameterSpec.format(n) : "null"
+        case .number(let n): n.isFinite ? ControlDescriptor.format(n) : "null"
         case .bool(let b): b ? "true" : "false"
         case .null: "null"
         }
@@ -63,7 +63,7 @@ public enum SessionEncoder {
     /// A `"set"` entry's value as JSON.
     static func json(_ value: ControlValue) -> String {
         switch value {
-        case .number(let n): ParameterSpec.format(n)
+        case .number(let n): ControlDescriptor.format(n)
         case .bool(let b): b ? "true" : "false"
         case .text(let s): quote(s)
         }

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainEngine
 
 extension SessionPlayer {
@@ -9,8 +10,10 @@ extension SessionPlayer {
         while nextCue < starts.count, startFrame + starts[nextCue] <= frame {
             let at = startFrame + starts[nextCue]
             nextCue += 1
-            try host.set("/cue/strike", Double(SoundsParameters.Cue.stage.rawValue), glide: 0, at: at)
-            try host.set("/cue/strike", Double(SoundsParameters.Cue.none.rawValue), glide: 0, at: at + 1)
+            for (cue, frame) in [(SoundsParameters.Cue.stage, at), (.none, at + 1)] {
+                guard let strike = EngineFamily.change("/cue/strike", number: Double(cue.rawValue), glide: 0) else { continue }
+                try door(host).set([strike], at: frame, from: .file)
+            }
         }
     }
 }

@@ -96,14 +96,12 @@ public struct SessionProgram: Sendable {
         var slides: [String: (from: Double, to: Double, start: Int64, length: Int64, exponential: Bool)] = [:]
         var order: [String] = []
         for change in changes where change.frame <= frame {
-            guard let spec = try? table.entry(for: change.address).spec else { continue }
+            guard let descriptor = try? table.entry(for: change.address).descriptor else { continue }
             let before = slides[change.address].map { Self.value(of: $0, at: change.frame) } ?? change.value
             // A toggle or a choice takes its new value at once (a strike half on would strike again).
-            var continuous = false
-            if case .continuous = spec.kind { continuous = true }
-            let length = continuous ? Int64(saturating: (change.glide ?? spec.glideSeconds) * sampleRate) : 0
+            let length = descriptor.isContinuous ? Int64(saturating: (change.glide ?? descriptor.glideSeconds ?? 0) * sampleRate) : 0
             if slides[change.address] == nil { order.append(change.address) }
-            slides[change.address] = (before, change.value, change.frame, length, change.exponential ?? spec.glidesExponentially)
+            slides[change.address] = (before, change.value, change.frame, length, change.exponential ?? descriptor.glidesExponentially)
         }
         return order.map { address in
             let slide = slides[address]!
@@ -137,7 +135,8 @@ public final class SessionPlayer {
     private var nextFamilyChange = 0
     /// The next stage whose start rings the stage cue (see SessionPlayer+Cues).
     var nextCue = 1
-    /// Where stages' `"set"` entries of other families than the engine go (nil: skipped).
+    /// The door every change of the program goes through, as a file's (nil: the engine's family
+    /// alone, over the host the changes are sent to).
     public var space: AddressSpace?
     /// Where stage patterns come from (nil: they are skipped).
     public var patterns: PatternPlayer?
@@ -159,17 +158,19 @@ public final class SessionPlayer {
 
     public var endFrame: Int64 { startFrame + program.frames }
 
-    /// Send every change due up to `frame` (engine frames), each frame's changes as one batch.
+    /// Send every change due up to `frame` (engine frames), each frame's changes as one batch,
+    /// through the address space (a file's door, like every stage's value).
     public func send(through frame: Int64, to host: EngineHost) throws {
+        let space = door(host)
         while next < program.changes.count, startFrame + program.changes[next].frame <= frame {
             let at = program.changes[next].frame
-            var batch: [EngineHost.Change] = []
+            var batch: [ControlChange] = []
             while next < program.changes.count, program.changes[next].frame == at {
                 let change = program.changes[next]
-                batch.append(EngineHost.Change(change.address, change.value, glide: change.glide, exponential: change.exponential))
+                if let c = EngineFamily.change(change.address, number: change.value, glide: change.glide, exponential: change.exponential) { batch.append(c) }
                 next += 1
             }
-            try host.set(batch, at: startFrame + at)
+            try space.set(batch, at: startFrame + at, from: .file)
         }
         try sendCues(through: frame, to: host)
         while nextPattern < program.patternStarts.count, startFrame + program.patternStarts[nextPattern].frame <= frame {
@@ -186,7 +187,7 @@ public final class SessionPlayer {
                 batch.append(program.familyChanges[nextFamilyChange].change)
                 nextFamilyChange += 1
             }
-            try space?.set(batch, at: startFrame + at, from: .file)
+            try space.set(batch, at: startFrame + at, from: .file)
         }
         // Not ahead of time: the conductor applies a preset when it is called, and its events
         // queue in order, so the stage's preset waits until the engine has reached the stage.
@@ -195,6 +196,15 @@ public final class SessionPlayer {
             nextAmbient += 1
             try ambient?.startStage(preset: start.preset, crossfade: start.crossfade)
         }
+    }
+
+    /// The address space changes go through: the one given (an offline render's holds only the
+    /// families it made), with the engine's family over `host` joined when it has none.
+    func door(_ host: EngineHost) -> AddressSpace {
+        let space = self.space ?? AddressSpace()
+        if !space.families.contains(where: { $0 is EngineFamily }) { space.add(EngineFamily(CurrentEngine(host))) }
+        self.space = space
+        return space
     }
 
     public var isComplete: Bool { next == program.changes.count }

@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
 import Foundation
@@ -22,7 +23,7 @@ public enum SessionPlot {
             var values: [String: Double] = [:]
             for s in program.state(at: Int64(t * program.sampleRate)) { values[s.address] = s.value }
             for entry in table.entries {
-                series[entry.spec.address, default: []].append(values[entry.spec.address] ?? entry.spec.defaultValue)
+                series[entry.descriptor.address, default: []].append(values[entry.descriptor.address] ?? entry.descriptor.defaultNumber)
             }
         }
         let voices = (0..<EntrainmentParameters.voiceCount).filter { v in
@@ -44,7 +45,7 @@ public enum SessionPlot {
             out += "<text x=\"\(f(width - right - 4))\" y=\"\(f((yBeat(band.low) + yBeat(band.high)) / 2 + 4))\" text-anchor=\"end\" fill=\"#666\">\(band.name)</text>\n"
         }
         for hz in [0.5, 1, 2, 4, 8, 13, 30, 100] {
-            out += "<text x=\"\(f(left - 6))\" y=\"\(f(yBeat(hz) + 4))\" text-anchor=\"end\">\(ParameterSpec.format(hz))</text>\n"
+            out += "<text x=\"\(f(left - 6))\" y=\"\(f(yBeat(hz) + 4))\" text-anchor=\"end\">\(ControlDescriptor.format(hz))</text>\n"
         }
         out += "<text x=\"14\" y=\"\(f(beatTop + beatHeight / 2))\" transform=\"rotate(-90 14 \(f(beatTop + beatHeight / 2)))\" text-anchor=\"middle\">beat (Hz)</text>\n"
         for v in voices {

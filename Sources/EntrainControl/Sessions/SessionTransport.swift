@@ -34,8 +34,8 @@ public final class SessionTransport: Sendable {
     public let patterns: PatternPlayer?
     /// The ambient engine, for stages' `"ambient"` blocks; nil: they are skipped.
     public let ambient: AmbientController?
-    /// Where stages' `"set"` entries for families other than the engine go (nil: skipped).
-    public let space: AddressSpace?
+    /// The door every value of a program goes through, the engine's included (a file's door).
+    public let space: AddressSpace
     /// Where /session/load may read from; nothing outside them is ever opened.
     public let directories: [URL]
     private let status = Mutex(Status())
@@ -46,7 +46,7 @@ public final class SessionTransport: Sendable {
     public init(engine: CurrentEngine, directories: [URL], patterns: PatternPlayer? = nil, ambient: AmbientController? = nil,
                 space: AddressSpace? = nil) {
         self.engine = engine
-        self.space = space
+        self.space = space ?? AddressSpace([EngineFamily(engine)])
         self.patterns = patterns
         self.ambient = ambient
         self.directories = directories.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
@@ -130,8 +130,8 @@ public final class SessionTransport: Sendable {
             guard s.state == .playing, let program = s.program, let player = s.player else { throw TransportError.notPlaying }
             let host = engine.host
             let position = max(0, host.frame - player.startFrame)
-            let changes = program.state(at: position).map { EngineHost.Change($0.address, $0.value, glide: Self.settle) }
-            try host.set(changes)
+            try space.set(program.state(at: position).compactMap { EngineFamily.change($0.address, number: $0.value, glide: Self.settle) },
+                          from: .file)
             s.player = nil
             s.position = position
             s.state = .paused
@@ -171,10 +171,11 @@ public final class SessionTransport: Sendable {
         let now = host.frame
         let arrive = now + Int64(Self.settle * host.sampleRate)
         let state = program.state(at: position).filter { only?.contains($0.address) ?? true }
-        try host.set(state.map { EngineHost.Change($0.address, $0.value, glide: Self.settle) }, at: now)
+        try space.set(state.compactMap { EngineFamily.change($0.address, number: $0.value, glide: Self.settle) }, at: now, from: .file)
         let underway = state.filter { $0.remaining > Self.settle }
         if !underway.isEmpty {
-            try host.set(underway.map { EngineHost.Change($0.address, $0.target, glide: $0.remaining - Self.settle, exponential: $0.exponential) }, at: arrive)
+            try space.set(underway.compactMap { EngineFamily.change($0.address, number: $0.target, glide: $0.remaining - Self.settle, exponential: $0.exponential) },
+                          at: arrive, from: .file)
         }
         s.player = player(program, startFrame: now - position, skipThrough: position)
         s.position = position

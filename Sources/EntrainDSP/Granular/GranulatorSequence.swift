@@ -22,9 +22,6 @@ extension Granulator {
         sequenceIndex = 0
     }
 
-    /// Go back to the seeded generator.
-    public mutating func clearSequence() { sequenceCount = 0 }
-
     /// The next draw in [0, 1): from the loaded sequence if there is one, else the seeded generator.
     @inlinable @inline(__always)
     mutating func draw() -> Double {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntrainControl
+import EntrainDiscovery
 import Foundation
 
 /// `entrain ctl`: talk to a running client from a shell. liblo's `oscsend` cannot show replies
@@ -16,6 +17,8 @@ struct Ctl: ParsableCommand {
               entrain ctl /panic                    silence and blackout
               entrain ctl --watch /beat/bpm         print every change of /beat/bpm until Ctrl-C
               entrain ctl --watch '/beat/*' --count 20
+              entrain ctl --list                    the instances advertised on the network (mDNS)
+              entrain ctl --name stage /panic       talk to the instance advertised as 'stage'
             Arguments are sent as int when they are whole numbers, float when they have a decimal point, \
             true/false as booleans, anything else as a string; prefix s:, i: or f: to choose (s:42). \
             Options may come before or after the address (--host, --port, --timeout). A set prints the \
@@ -37,12 +40,20 @@ struct Ctl: ParsableCommand {
     var watch: [String] = []
     @Option(help: "With --watch: stop after this many messages.")
     var count: Int?
+    @Flag(help: "List the instances advertised on the network (`entrain run --advertise`; needs avahi-daemon) and exit.")
+    var list = false
+    @Option(help: ArgumentHelp("Talk to the instance advertised under this name (its JACK client name) instead of --host and --port.", valueName: "name"))
+    var name: String?
 
     mutating func validate() throws {
         try takeOptionsAmongArguments()
         guard timeout.isFinite, timeout > 0, timeout <= 60 else { throw ValidationError("--timeout must be more than 0 and at most 60 seconds") }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535, got \(port)") }
         guard SocketAddress(host: host, port: port) != nil else { throw ValidationError("--host must be an IPv4 address or localhost, got '\(host)'") }
+        if list {
+            guard address == nil, watch.isEmpty, name == nil else { throw ValidationError("--list lists the instances; send messages in another `entrain ctl`") }
+            return
+        }
         if watch.isEmpty {
             guard let address else { throw ValidationError("give an address (e.g. /entrain/carrier), status, ping, or --watch ADDRESS") }
             guard address.hasPrefix("/") || ["status", "ping"].contains(address) else {
@@ -78,7 +89,9 @@ struct Ctl: ParsableCommand {
     }
 
     func run() throws {
-        let session = try CtlSession(host: host, port: port, timeout: timeout)
+        if list { return try InstanceList.print() }
+        let session = try name.map { try InstanceList.session(named: $0, timeout: timeout) }
+            ?? CtlSession(host: host, port: port, timeout: timeout)
         try session.checkAlive()
         if !watch.isEmpty {
             SignalWatcher.install()
@@ -86,7 +99,7 @@ struct Ctl: ParsableCommand {
             return
         }
         switch address {
-        case "ping": print("pong from \(host):\(port)")
+        case "ping": print("pong from \(session.target)")
         case "status": try session.status()
         default: try session.send(OSCMessage(address!, try arguments.map(CtlArgument.value)))
         }

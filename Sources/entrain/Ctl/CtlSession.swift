@@ -84,7 +84,7 @@ struct CtlSession {
             throw NoAnswer(description: "no /status reply from \(target)")
         }
         let labels = ["state", "mode", "carrier (Hz)", "beat (Hz)", "volume", "xruns", "DSP load (%)", "strobe armed", "panic", "elapsed (s)",
-                      "JACK server", "period", "server returns", "slowest period (%)"]
+                      "JACK server", "period", "server returns", "slowest period (%)", "connections kept"]
         for (index, value) in reply.arguments.enumerated() {
             let label = index < labels.count ? labels[index] : "field \(index + 1)"
             print("\(label.padding(toLength: 18, withPad: " ", startingAt: 0)) \(CtlArgument.text(value))")

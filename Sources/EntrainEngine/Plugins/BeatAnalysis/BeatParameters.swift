@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 
 /// The beat-analysis plugin's parameter table: detection method, thresholds and tempo range.
@@ -19,28 +20,28 @@ public enum BeatParameters {
     public static var tempoPrefer: Int { 11 }
 
     public static let descriptor = PluginDescriptor(id: "beat", parameters: [
-        ParameterSpec("/beat/active", .toggle(defaultValue: true), "analyse beat_in (off: no onsets, beats or tempo)"),
-        ParameterSpec("/beat/method", .choice(options: ["flux", "energy"], defaultIndex: 0),
+        ControlDescriptor("/beat/active", .toggle(defaultValue: true), "analyse beat_in (off: no onsets, beats or tempo)"),
+        ControlDescriptor("/beat/method", .choice(options: ["flux", "energy"], defaultIndex: 0),
                       "onset detection: flux = spectral flux with an adaptive median threshold; energy = RMS against its 1 s average"),
-        ParameterSpec("/beat/silence", .continuous(range: -90 ... -20, defaultValue: -60, curve: .linear),
+        ControlDescriptor("/beat/silence", .continuous(range: -90 ... -20, defaultValue: -60, curve: .linear),
                       unit: "dBFS", "silence gate: no onsets or beats while the input is quieter (RMS per hop)"),
-        ParameterSpec("/beat/flux/threshold", .continuous(range: 1...10, defaultValue: 3, curve: .linear),
+        ControlDescriptor("/beat/flux/threshold", .continuous(range: 1...10, defaultValue: 3, curve: .linear),
                       "flux: onset when the flux exceeds this multiple of its median over the last 250 ms"),
-        ParameterSpec("/beat/flux/low-emphasis", .continuous(range: 0...24, defaultValue: 0, curve: .linear),
+        ControlDescriptor("/beat/flux/low-emphasis", .continuous(range: 0...24, defaultValue: 0, curve: .linear),
                       unit: "dB", "flux: extra weight of the band below 150 Hz (kick drums, bass)"),
-        ParameterSpec("/beat/flux/min-interval", .continuous(range: 10...500, defaultValue: 30, curve: .linear),
+        ControlDescriptor("/beat/flux/min-interval", .continuous(range: 10...500, defaultValue: 30, curve: .linear),
                       unit: "ms", "flux: shortest time between two onsets"),
-        ParameterSpec("/beat/energy/threshold", .continuous(range: 1.05...5, defaultValue: 1.4, curve: .linear),
+        ControlDescriptor("/beat/energy/threshold", .continuous(range: 1.05...5, defaultValue: 1.4, curve: .linear),
                       "energy: onset when the hop's RMS exceeds this multiple of the RMS of the last second"),
-        ParameterSpec("/beat/energy/refractory", .continuous(range: 20...1000, defaultValue: 150, curve: .linear),
+        ControlDescriptor("/beat/energy/refractory", .continuous(range: 20...1000, defaultValue: 150, curve: .linear),
                       unit: "ms", "energy: no further onset for this long after one (the MindSync hysteresis)"),
-        ParameterSpec("/beat/tempo/min", .continuous(range: 40...200, defaultValue: 60, curve: .linear),
+        ControlDescriptor("/beat/tempo/min", .continuous(range: 40...200, defaultValue: 60, curve: .linear),
                       unit: "BPM", "slowest tempo the tracker considers"),
-        ParameterSpec("/beat/tempo/max", .continuous(range: 60...300, defaultValue: 200, curve: .linear),
+        ControlDescriptor("/beat/tempo/max", .continuous(range: 60...300, defaultValue: 200, curve: .linear),
                       unit: "BPM", "fastest tempo the tracker considers"),
-        ParameterSpec("/beat/confidence/min", .continuous(range: 0...1, defaultValue: 0.6, curve: .linear),
+        ControlDescriptor("/beat/confidence/min", .continuous(range: 0...1, defaultValue: 0.6, curve: .linear),
                       "the tracker starts publishing beats once its confidence reaches this (or earlier, at this confidence, when its grid already stands out of the onsets), then keeps them going (confidence attached) through breaks"),
-        ParameterSpec("/beat/tempo/prefer", .continuous(range: 40...240, defaultValue: 100, curve: .linear),
+        ControlDescriptor("/beat/tempo/prefer", .continuous(range: 40...240, defaultValue: 100, curve: .linear),
                       unit: "BPM", "tempo hint: of tempi an octave apart that fit the music about equally, the one nearer this wins"),
     ], constraints: { values in
         let low = values[tempoMin], high = values[tempoMax]

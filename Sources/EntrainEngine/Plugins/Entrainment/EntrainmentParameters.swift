@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 
 /// The entrainment plugin's parameter table. Voice 1 lives at /entrain/…, voice N at /entrain/voice/N/….
@@ -32,34 +33,34 @@ public enum EntrainmentParameters {
 
     public static var minimumIsochronicRate: Double { 0.5 }
 
-    public static let specs: [ParameterSpec] = {
-        var specs: [ParameterSpec] = [
-            ParameterSpec("/entrain/volume", .continuous(range: 0...1, defaultValue: 0.5, curve: .linear),
+    public static let specs: [ControlDescriptor] = {
+        var specs: [ControlDescriptor] = [
+            ControlDescriptor("/entrain/volume", .continuous(range: 0...1, defaultValue: 0.5, curve: .linear),
                           glide: 0.05, "output level of the entrainment signal (linear gain)"),
-            ParameterSpec("/entrain/noise", .choice(options: ["white", "pink", "brown"], defaultIndex: 1),
+            ControlDescriptor("/entrain/noise", .choice(options: ["white", "pink", "brown"], defaultIndex: 1),
                           glide: 0.1, "colour of the noise bed"),
-            ParameterSpec("/entrain/noise/level", .continuous(range: 0...1, defaultValue: 0, curve: .linear),
+            ControlDescriptor("/entrain/noise/level", .continuous(range: 0...1, defaultValue: 0, curve: .linear),
                           glide: 0.05, "noise bed level (1 = RMS -12 dBFS before volume)"),
         ]
         for voice in 0..<voiceCount {
             let p = prefix(voice: voice)
             let which = voice == 0 ? "voice 1 (the main voice)" : "voice \(voice + 1)"
             specs += [
-                ParameterSpec("\(p)/mode", .choice(options: ["binaural", "monaural", "isochronic"], defaultIndex: 0),
+                ControlDescriptor("\(p)/mode", .choice(options: ["binaural", "monaural", "isochronic"], defaultIndex: 0),
                               glide: 0.05, "\(which): how the beat is made"),
-                ParameterSpec("\(p)/carrier", .continuous(range: 20...1500, defaultValue: 200, curve: .logarithmic),
+                ControlDescriptor("\(p)/carrier", .continuous(range: 20...1500, defaultValue: 200, curve: .logarithmic),
                               unit: "Hz", glide: 0.05, "\(which): carrier (tone) frequency"),
-                ParameterSpec("\(p)/beat", .continuous(range: 0...100, defaultValue: 10, curve: .linear),
+                ControlDescriptor("\(p)/beat", .continuous(range: 0...100, defaultValue: 10, curve: .linear),
                               unit: "Hz", glide: 0.05, "\(which): beat or pulse frequency (isochronic: at least 0.5)"),
-                ParameterSpec("\(p)/waveform", .choice(options: ["sine", "square", "triangle", "saw"], defaultIndex: 0),
+                ControlDescriptor("\(p)/waveform", .choice(options: ["sine", "square", "triangle", "saw"], defaultIndex: 0),
                               glide: 0.02, "\(which): carrier waveform (band-limited)"),
-                ParameterSpec("\(p)/level", .continuous(range: 0...1, defaultValue: voice == 0 ? 1 : 0, curve: .linear),
+                ControlDescriptor("\(p)/level", .continuous(range: 0...1, defaultValue: voice == 0 ? 1 : 0, curve: .linear),
                               glide: 0.05, "\(which): level (0 = off)"),
-                ParameterSpec("\(p)/convention", .choice(options: ["offset", "centered"], defaultIndex: 0),
+                ControlDescriptor("\(p)/convention", .choice(options: ["offset", "centered"], defaultIndex: 0),
                               "\(which): offset = L carrier, R carrier+beat; centered = L carrier+beat/2, R carrier-beat/2 (SBaGen)"),
-                ParameterSpec("\(p)/duty", .continuous(range: 0.05...0.95, defaultValue: 0.5, curve: .linear),
+                ControlDescriptor("\(p)/duty", .continuous(range: 0.05...0.95, defaultValue: 0.5, curve: .linear),
                               glide: 0.05, "\(which): isochronic pulse on-time as a fraction of the period"),
-                ParameterSpec("\(p)/edge", .continuous(range: 0.01...0.5, defaultValue: 0.08, curve: .linear),
+                ControlDescriptor("\(p)/edge", .continuous(range: 0.01...0.5, defaultValue: 0.08, curve: .linear),
                               glide: 0.05, "\(which): isochronic rise/fall time as a fraction of the period (raised cosine)"),
             ]
         }

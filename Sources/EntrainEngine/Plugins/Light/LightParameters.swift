@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 
 /// The light plugin's parameter table (the `led` CV port).
@@ -29,31 +30,31 @@ public enum LightParameters {
     public static var maximumStrobeRate: Double { 50 }
 
     public static let descriptor = PluginDescriptor(id: "led", parameters: [
-        ParameterSpec("/led/arm", .toggle(defaultValue: false), personOnly: true,
+        ControlDescriptor("/led/arm", .toggle(defaultValue: false), personOnly: true,
                       "strobe armed: only then do flashing sources (entrainment, beat, pattern) reach the LED ports; always off at start unless --arm-strobe"),
-        ParameterSpec("/led/source/entrainment", .toggle(defaultValue: true),
+        ControlDescriptor("/led/source/entrainment", .toggle(defaultValue: true),
                       "source: a strobe at voice 1's beat frequency, phase-locked to the sound's modulation"),
-        ParameterSpec("/led/source/beat", .toggle(defaultValue: false), "source: a flash on each beat found in beat_in"),
-        ParameterSpec("/led/source/manual", .toggle(defaultValue: false), "source: the level set by /led/manual (steady, not flashing)"),
-        ParameterSpec("/led/source/pattern", .toggle(defaultValue: false), "source: the intensity of the playing haptic/light pattern"),
-        ParameterSpec("/led/level", .continuous(range: 0...1, defaultValue: 1, curve: .linear), glide: 0.05,
+        ControlDescriptor("/led/source/beat", .toggle(defaultValue: false), "source: a flash on each beat found in beat_in"),
+        ControlDescriptor("/led/source/manual", .toggle(defaultValue: false), "source: the level set by /led/manual (steady, not flashing)"),
+        ControlDescriptor("/led/source/pattern", .toggle(defaultValue: false), "source: the intensity of the playing haptic/light pattern"),
+        ControlDescriptor("/led/level", .continuous(range: 0...1, defaultValue: 1, curve: .linear), glide: 0.05,
                       "brightness of the flashing sources (CV 0..1)"),
-        ParameterSpec("/led/duty", .continuous(range: 0...0.9, defaultValue: 0, curve: .linear),
+        ControlDescriptor("/led/duty", .continuous(range: 0...0.9, defaultValue: 0, curve: .linear),
                       "strobe on-time as a fraction of its period; 0 = automatic (50 % up to 30 Hz, 15 % above)"),
-        ParameterSpec("/led/edge", .continuous(range: 0...20, defaultValue: 1, curve: .linear), unit: "ms",
+        ControlDescriptor("/led/edge", .continuous(range: 0...20, defaultValue: 1, curve: .linear), unit: "ms",
                       "strobe rise and fall time (raised cosine); square shape only"),
-        ParameterSpec("/led/shape", .choice(options: ["square", "sine"], defaultIndex: 0),
+        ControlDescriptor("/led/shape", .choice(options: ["square", "sine"], defaultIndex: 0),
                       "strobe waveform: square (with edges) or sine (gentler: no harmonics)"),
-        ParameterSpec("/led/beat/decay", .continuous(range: 20...1000, defaultValue: 150, curve: .linear), unit: "ms",
+        ControlDescriptor("/led/beat/decay", .continuous(range: 20...1000, defaultValue: 150, curve: .linear), unit: "ms",
                       "beat flash: time for the flash to fall to 1/e"),
-        ParameterSpec("/led/manual", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
+        ControlDescriptor("/led/manual", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
                       "level of the manual source"),
-        ParameterSpec("/led/offset", .continuous(range: -200...1000, defaultValue: 0, curve: .linear), unit: "ms",
+        ControlDescriptor("/led/offset", .continuous(range: -200...1000, defaultValue: 0, curve: .linear), unit: "ms",
                       "extra delay of light and haptics for latency JACK cannot see (Bluetooth headphones: 150-300)"),
-        ParameterSpec("/led/thermal", .choice(options: thermalStates, defaultIndex: 0),
+        ControlDescriptor("/led/thermal", .choice(options: thermalStates, defaultIndex: 0),
                       "thermal state the fixture reports; the worse of it and the model's caps the level at 1 / 0.5 / 0.1 / 0"),
     ] + (1...8).map { port in
-        ParameterSpec("/led/gain/\(port)", .continuous(range: 0...1, defaultValue: 1, curve: .linear), glide: 0.05,
+        ControlDescriptor("/led/gain/\(port)", .continuous(range: 0...1, defaultValue: 1, curve: .linear), glide: 0.05,
                       "LED port \(port)'s share of the brightness (\(port == 1 ? "led" : "led_\(port)"); e.g. a colour for RGB)")
     })
 }

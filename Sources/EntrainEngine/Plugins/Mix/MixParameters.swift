@@ -1,3 +1,4 @@
+import EntrainAddressSpace
 import EntrainCore
 
 /// The mix input's parameter table: the music on mix_L/R, its level on the entrainment pair,
@@ -16,30 +17,30 @@ public enum MixParameters {
     /// Fields in the table (Field.allCases.count, without building an array).
     static var count: Int { 12 }
 
-    public static let specs: [ParameterSpec] = [
-        ParameterSpec("/mix/level", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
+    public static let specs: [ControlDescriptor] = [
+        ControlDescriptor("/mix/level", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
                       "mix input (mix_L/R, or render --mix) on the entrainment pair: 1 = as it comes in, 0 = not heard"),
-        ParameterSpec("/mix/am/depth", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
+        ControlDescriptor("/mix/am/depth", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
                       "mixam: how deep the music's level dips at the rate (0 = off, 1 = to silence)"),
-        ParameterSpec("/mix/am/rate", .continuous(range: 0.1...100, defaultValue: 10, curve: .linear), unit: "Hz", glide: 0.05,
+        ControlDescriptor("/mix/am/rate", .continuous(range: 0.1...100, defaultValue: 10, curve: .linear), unit: "Hz", glide: 0.05,
                       "mixam: amplitude-modulation rate (the beat)"),
-        ParameterSpec("/mix/am/shape", .choice(options: ["cosine", "triangle", "pulse"], defaultIndex: 0), glide: 0.05,
+        ControlDescriptor("/mix/am/shape", .choice(options: ["cosine", "triangle", "pulse"], defaultIndex: 0), glide: 0.05,
                       "mixam: envelope shape (raised cosine, triangle, or a half-period pulse with soft edges)"),
-        ParameterSpec("/mix/pulse/depth", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
+        ControlDescriptor("/mix/pulse/depth", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
                       "mixpulse: how far the music is gated between pulses (0 = off, 1 = silent between them)"),
-        ParameterSpec("/mix/pulse/rate", .continuous(range: 0.5...100, defaultValue: 10, curve: .linear), unit: "Hz", glide: 0.05,
+        ControlDescriptor("/mix/pulse/rate", .continuous(range: 0.5...100, defaultValue: 10, curve: .linear), unit: "Hz", glide: 0.05,
                       "mixpulse: pulse rate"),
-        ParameterSpec("/mix/pulse/duty", .continuous(range: 0.05...0.95, defaultValue: 0.5, curve: .linear), glide: 0.05,
+        ControlDescriptor("/mix/pulse/duty", .continuous(range: 0.05...0.95, defaultValue: 0.5, curve: .linear), glide: 0.05,
                       "mixpulse: on-time as a fraction of the period (the isochronic voice's gate)"),
-        ParameterSpec("/mix/pulse/edge", .continuous(range: 0.01...0.5, defaultValue: 0.08, curve: .linear), glide: 0.05,
+        ControlDescriptor("/mix/pulse/edge", .continuous(range: 0.01...0.5, defaultValue: 0.08, curve: .linear), glide: 0.05,
                       "mixpulse: rise/fall time as a fraction of the period (raised cosine)"),
-        ParameterSpec("/mix/spin/width", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
+        ControlDescriptor("/mix/spin/width", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
                       "mixspin: how far the music pans from the centre (0 = off, 1 = fully to each side)"),
-        ParameterSpec("/mix/spin/rate", .continuous(range: -100...100, defaultValue: 1, curve: .linear), unit: "Hz", glide: 0.05,
+        ControlDescriptor("/mix/spin/rate", .continuous(range: -100...100, defaultValue: 1, curve: .linear), unit: "Hz", glide: 0.05,
                       "mixspin: turns per second (the sign picks the direction)"),
-        ParameterSpec("/mix/beat/depth", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
+        ControlDescriptor("/mix/beat/depth", .continuous(range: 0...1, defaultValue: 0, curve: .linear), glide: 0.05,
                       "mixbeat: share of the frequency-shifted music in each ear (0 = off, 1 = shifted only)"),
-        ParameterSpec("/mix/beat/rate", .continuous(range: -100...100, defaultValue: 6, curve: .linear), unit: "Hz", glide: 0.05,
+        ControlDescriptor("/mix/beat/rate", .continuous(range: -100...100, defaultValue: 6, curve: .linear), unit: "Hz", glide: 0.05,
                       "mixbeat: the binaural beat made of the music: left shifted down by rate/2, right up by rate/2"),
     ]
 }
