@@ -94,10 +94,13 @@ final class SongTrackingTests: XCTestCase {
         XCTAssertGreaterThan(confidence(30...34), 0.7)
     }
 
-    /// Lock time and gaps: every song locks (four right beats in a row) within 2 s of its first
-    /// beat and within four of its beats (the 70 BPM ballad too: its first beats go out at 140,
-    /// on its beats and off-beats, from its third beat); once beats come, at most one beat is
-    /// ever missing (the longest gap ≤ 2.1 periods and ≤ 1 s) while the music plays.
+    /// Lock time and gaps: every song locks (four right beats in a row) within four of its beats
+    /// and within 3 s of its first (the bar for steady pieces); once beats come, at most
+    /// one beat is ever missing (the longest gap ≤ 2.1 periods and ≤ 1 s) while the music plays.
+    /// (The replaced tracker's bound was 2 s, from its early-grid rule. The filter publishes once
+    /// three beats of its grid have been heard, so that silence before the music never
+    /// publishes: at 70 and 84 BPM that is 2.6 and 2.1 s, the fourth beat — the bound in beats
+    /// is the one that does not depend on the tempo, and it stays.)
     func testLockTimeAndLongestGap() throws {
         let measured = try Self.measure()
         var locks: [Double] = []
@@ -105,7 +108,7 @@ final class SongTrackingTests: XCTestCase {
             let m = try XCTUnwrap(measured[name])
             let lock = try XCTUnwrap(m.ours.lock.lockSeconds, "\(name) never locked")
             locks.append(lock)
-            XCTAssertLessThanOrEqual(lock, 2, "\(name): lock time (aubio \(m.aubio.lock.lockSeconds ?? -1) s)")
+            XCTAssertLessThanOrEqual(lock, 3, "\(name): lock time (aubio \(m.aubio.lock.lockSeconds ?? -1) s)")
             XCTAssertLessThanOrEqual(try XCTUnwrap(m.ours.lock.beatsBeforeLock), 4, "\(name): beats before the lock")
             let gap = "\(name): \(m.ours.lock.longestGapSeconds) s without a beat (aubio \(m.aubio.lock.longestGapSeconds) s)"
             XCTAssertLessThanOrEqual(m.ours.lock.longestGapBeats, 2.1, gap)

@@ -29,6 +29,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
     var frameValue = 0.0
     var frameHops = 0
     var frameSounding = false
+    var frameAudible = false
     /// The input's usual energy (about 8 s), below which by 25 dB it no longer counts as sounding.
     var usualEnergy = 0.0
     let longWeight: Double
@@ -108,12 +109,14 @@ struct BeatAnalysisPlugin: EnginePlugin {
             usualEnergy += (Double(detector.hopEnergy) - usualEnergy) * longWeight
             frameSounding = frameSounding
                 || (detector.hopEnergy > detector.silenceEnergy && Double(detector.hopEnergy) > 0.003 * usualEnergy)
+            frameAudible = frameAudible || detector.hopEnergy > detector.silenceEnergy
             frameHops += 1
             if frameHops == 2 {
-                tracker.frame(frameValue, end: hopEnd, sounding: frameSounding)
+                tracker.frame(frameValue, end: hopEnd, sounding: frameSounding, audible: frameAudible)
                 frameValue = 0
                 frameHops = 0
                 frameSounding = false
+                frameAudible = false
             }
             if let onset {
                 tracker.onset(frame: onset.frame)
