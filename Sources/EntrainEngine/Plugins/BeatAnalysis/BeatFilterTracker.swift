@@ -223,7 +223,10 @@ struct BeatFilterTracker {
         gridHeard = heard && mean > 0
         let contrast = mean > 0 ? peakSum / Double(Self.judgedBeats) / mean : 0
         confidence = contrast > 1.5 ? Float(1 - 1.5 / contrast) : 0
-        lastBeatHeard = peaks[0] > mean
+        // Heard: its peak above the mean, or an onset within 50 ms of it (a click the grid's
+        // five frames just missed: without this click-070 lost a beat).
+        let near = lastOnset - lastDecided
+        lastBeatHeard = peaks[0] > mean || (near > -Int64(0.05 * sampleRate) && near < Int64(0.05 * sampleRate))
     }
 
     /// The largest raw activation within two frames of analysis frame `centre` still in the ring.
