@@ -46,6 +46,9 @@ let package = Package(
         // Reading the user's files safely: one size cap and one JSON depth for every document,
         // errors in words, stale temporary files swept. No dependencies.
         .target(name: "EntrainFiles"),
+        // The control side's threads of their own (OSC, DMX, MIDI in, the pumps, LV2 workers):
+        // one named, stoppable loop. No dependencies.
+        .target(name: "EntrainService"),
         // Pure DSP building blocks: value types, no I/O, no allocation after init.
         .target(name: "EntrainDSP", swiftSettings: realtimeFlags),
         // Parameter table (address-space descriptors), commands, the command ring and the plugin contract.
@@ -71,6 +74,7 @@ let package = Package(
         // engine's and the ambient engine's address families.
         .target(name: "EntrainControl",
                 dependencies: ["CLo", "EntrainDSP", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
+                               "EntrainLV2", "EntrainService",
                                .product(name: "Logging", package: "swift-log")]),
         // Discoverable control: the OSCQuery server (HTTP + WebSocket), the browser control page
         // served from the binary, controller layouts and mDNS advertising, all generated from
@@ -87,14 +91,14 @@ let package = Package(
         // Hosted LV2 plugins (through lilv): discovery, instances made ready off the process
         // thread, the insert chains on the output buses, and their /fx family of addresses.
         .target(name: "EntrainLV2",
-                dependencies: ["CLilv", "EntrainCore", "EntrainEngine", "EntrainAddressSpace", "EntrainControl", "EntrainFiles"]),
+                dependencies: ["CLilv", "EntrainCore", "EntrainEngine", "EntrainAddressSpace", "EntrainFiles", "EntrainService"]),
         // The commit `entrain --version` names: make stamps an untracked header, a plain build has none.
         .target(name: "EntrainBuildInfo"),
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "entrain",
             dependencies: ["EntrainDSP", "EntrainEngine", "EntrainJACK", "EntrainCore", "EntrainControl", "BeatLab", "EntrainAmbient", "Kessho",
-                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2", "EntrainBuildInfo",
+                           "EntrainAddressSpace", "EntrainFiles", "EntrainHRV", "EntrainDiscovery", "EntrainLV2", "EntrainBuildInfo", "EntrainService",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: realtimeFlags,
@@ -120,7 +124,7 @@ let package = Package(
         .testTarget(name: "EntrainDSPTests", dependencies: ["EntrainDSP", "TestSupport"]),
         .testTarget(name: "EntrainEngineTests", dependencies: ["EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
         .testTarget(name: "EntrainControlTests", dependencies: ["EntrainControl", "EntrainFuzzing", "EntrainAddressSpace", "EntrainEngine", "EntrainCore", "EntrainAmbient", "Kessho",
-                                                              "EntrainFiles", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+                                                              "EntrainFiles", "EntrainLV2", "EntrainService", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "LV2Tests", dependencies: ["EntrainLV2", "EntrainEngine", "EntrainCore", "EntrainAddressSpace", "TestSupport"]),
         .testTarget(name: "BeatLabTests", dependencies: ["BeatLab", "TestSupport"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["EntrainDiscovery", "EntrainControl", "EntrainAddressSpace", "TestSupport",

@@ -10,6 +10,7 @@ public final class AddressSpace: Sendable {
     }
 
     private let registry = Mutex(Registry())
+    private let catalogs = Mutex<[Catalog: @Sendable () -> [String]]>([:])
 
     public init(_ families: [any AddressFamily] = []) {
         registry.withLock { $0.families = families }
@@ -32,6 +33,16 @@ public final class AddressSpace: Sendable {
             r.families.removeAll { $0.name == name }
             r.generation += 1
         }
+    }
+
+    /// Where the names of `catalog` come from (a store's listing), read at each `names(in:)`.
+    public func provide(_ catalog: Catalog, _ names: @escaping @Sendable () -> [String]) {
+        catalogs.withLock { $0[catalog] = names }
+    }
+
+    /// The names `catalog` lists now; nil when nothing here provides it.
+    public func names(in catalog: Catalog) -> [String]? {
+        catalogs.withLock { $0[catalog] }.map { $0() }
     }
 
     /// The family and descriptor of `address` (without a `/norm` suffix).

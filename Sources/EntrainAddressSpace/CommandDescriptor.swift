@@ -15,14 +15,18 @@ public struct CommandDescriptor: Sendable {
         case always
     }
 
-    /// One argument: its OSC type tags (`"s"`, `"f"`, `"ih"` for either) and its name.
+    /// One argument: its OSC type tags (`"s"`, `"f"`, `"ih"` for either) and its name; for a
+    /// name of something stored (a preset, a session), the catalog that lists what exists.
     public struct Argument: Sendable, Equatable {
         public let tags: String
         public let name: String
         public let optional: Bool
+        public let catalog: Catalog?
 
-        public static func required(_ tags: String, _ name: String) -> Argument { Argument(tags: tags, name: name, optional: false) }
-        public static func optional(_ tags: String, _ name: String) -> Argument { Argument(tags: tags, name: name, optional: true) }
+        public static func required(_ tags: String, _ name: String, from catalog: Catalog? = nil) -> Argument {
+            Argument(tags: tags, name: name, optional: false, catalog: catalog)
+        }
+        public static func optional(_ tags: String, _ name: String) -> Argument { Argument(tags: tags, name: name, optional: true, catalog: nil) }
 
         /// `s:name`, `[f:glide]`, `[i|h:seed]`.
         public var text: String {
@@ -46,9 +50,13 @@ public struct CommandDescriptor: Sendable {
     public let schedulable: Bool
     /// A person's decision: never from a mapping, a MIDI binding or a time-tagged bundle.
     public let personOnly: Bool
+    /// It changes nothing in the engine: its whole effect is what goes back to the sender (a
+    /// liveness check, a snapshot, the sender's own feedback). A controller's button has nothing
+    /// to press there, and a surface leaves it out.
+    public let answersOnly: Bool
 
     public init(_ address: String, pattern: String? = nil, _ arguments: [Argument] = [], trigger: Trigger = .arguments,
-                readsFiles: Bool = false, schedulable: Bool = false, personOnly: Bool = false,
+                readsFiles: Bool = false, schedulable: Bool = false, personOnly: Bool = false, answersOnly: Bool = false,
                 reply: String? = nil, _ summary: String) {
         self.address = address
         self.pattern = pattern
@@ -59,6 +67,7 @@ public struct CommandDescriptor: Sendable {
         self.readsFiles = readsFiles
         self.schedulable = schedulable
         self.personOnly = personOnly
+        self.answersOnly = answersOnly
     }
 
     /// The OSC type tags of its required arguments (OSCQuery's TYPE); `N` when none is needed.
@@ -67,15 +76,25 @@ public struct CommandDescriptor: Sendable {
         return tags.isEmpty ? "N" : String(tags)
     }
 
-    /// Whether a controller's button may trigger it (a MIDI foot switch, an HRV threshold): it
-    /// takes a press, and it is not a person's decision.
-    public var pressable: Bool { trigger != .arguments && !personOnly }
+    /// Whether a controller's button may trigger it (a MIDI foot switch, an HRV threshold, a
+    /// layout's button): it takes a press, it is not a person's decision, and it does more than
+    /// answer (a reply would go to no one who asked).
+    public var pressable: Bool { trigger != .arguments && !personOnly && !answersOnly }
 
     /// Refuses a call through `door` that only a person may make.
     public func check(door: ChangeDoor) throws(ControlError) {
         guard personOnly, door != .person else { return }
         throw ControlError(address, "only a person may do this (never \(door))")
     }
+}
+
+/// A list of names that exist now (the presets in the store, the sessions in the session
+/// directories): what an argument taking one of them may be offered from (the control page's
+/// menus). The address space reads it when asked, from whoever provides it (`AddressSpace.provide`).
+public struct Catalog: Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+    public var description: String { name }
 }
 
 /// Something entrain sends without being asked (meters, beats, a session's progress): its

@@ -67,6 +67,7 @@ public final class AmbientConductor: @unchecked Sendable {
     struct TaggedChange {
         let frame: Int64
         let changes: [(key: String, value: KesshoValue)]
+        let settings: [ConductorSetting]
         let glideSeconds: Double
     }
 
@@ -82,19 +83,20 @@ public final class AmbientConductor: @unchecked Sendable {
     }
 
     /// `clock` tells where the engine is now; `lookaheadSeconds` is how early events are queued
-    /// (they wait in the ring, so a setting sent meanwhile waits behind them).
-    public init(host: EngineHost, state: KesshoState = .defaults, sliders: KesshoSliders = KesshoSliders(), seed: UInt64 = 0,
+    /// (they wait in the ring, so a setting sent meanwhile waits behind them). `settings`: the
+    /// conductor's own settings to start with, in order.
+    public init(host: EngineHost, state: KesshoState = .defaults, settings: [ConductorSetting] = [],
+                sliders: KesshoSliders = KesshoSliders(), seed: UInt64 = 0,
                 lookaheadSeconds: Double = 0.25, clock: @escaping @Sendable () -> Moment) {
         engine = host
         sampleRate = host.sampleRate
         current = state
         self.sliders = sliders
-        Self.takeTempoSource(&current, into: &tempoSourceValue)
-        Self.takeEvolve(&current, into: &evolveSettings)
         seedValue = seed
         self.clock = clock
         self.lookaheadSeconds = lookaheadSeconds
         lookahead = Int64(lookaheadSeconds * host.sampleRate)
+        for setting in settings { take(setting) }
     }
 
     /// The engine the events go to.
@@ -155,44 +157,35 @@ public final class AmbientConductor: @unchecked Sendable {
     /// state at the next boundary, as the web's does.
     public func set(_ key: String, _ value: KesshoValue) throws { try set([(key, value)]) }
 
+    /// Change one of the conductor's own settings, now.
+    public func set(_ setting: ConductorSetting) throws { try set([], settings: [setting]) }
+
     /// Change several keys (already validated) together, on engine frame `frame` (nil: now) and
     /// gliding there over `glideSeconds` (0: at once; numbers glide, other keys switch at the
     /// start). A frame beyond the lookahead waits here until its turn; one inside it is sent at
     /// once for its own frame (the plugin takes events in frame order, and skips steps computed
     /// before this change: `AmbientEvent.version`). Either way it lands on its frame. While the
-    /// engine is stopped a change applies to the state at once.
-    public func set(_ changes: [(key: String, value: KesshoValue)], at frame: Int64? = nil, glideSeconds: Double = 0) throws {
+    /// engine is stopped a change applies to the state at once. `settings` (the conductor's own,
+    /// in order) take effect on the same frame; they switch, they never glide.
+    public func set(_ changes: [(key: String, value: KesshoValue)], settings: [ConductorSetting] = [], at frame: Int64? = nil,
+                    glideSeconds: Double = 0) throws {
         try lock.withLock {
             if let frame, playing, frame > clock().frame + lookahead {
-                let change = TaggedChange(frame: frame, changes: changes, glideSeconds: glideSeconds)
+                let change = TaggedChange(frame: frame, changes: changes, settings: settings, glideSeconds: glideSeconds)
                 tagged.insert(change, at: tagged.firstIndex { $0.frame > frame } ?? tagged.count)
                 return
             }
             // Stopped: the state changes now (nothing sounds; a far-off event would only hold
             // a slot of the plugin's queue).
-            try apply(changes, glideSeconds: glideSeconds, at: playing ? frame : nil)
+            try apply(changes, settings: settings, glideSeconds: glideSeconds, at: playing ? frame : nil)
         }
     }
 
     /// Under the lock: the keys take their values (or start gliding there) at `frame`.
-    private func apply(_ changes: [(key: String, value: KesshoValue)], glideSeconds: Double, at frame: Int64?) throws {
+    private func apply(_ changes: [(key: String, value: KesshoValue)], settings: [ConductorSetting], glideSeconds: Double,
+                       at frame: Int64?) throws {
         version &+= 1  // what was queued before this no longer holds
-        var changes = changes
-        changes.removeAll { change in
-            guard change.key == Self.tempoSourceKey else { return false }
-            if case .string(let name) = change.value, let source = AmbientTempoSource(rawValue: name) {
-                tempoSourceValue = source
-                drumsResync = true
-            }
-            return true
-        }
-        changes.removeAll { change in
-            guard let (lane, field) = Self.evolveField(change.key) else { return false }
-            evolveSettings[lane].take(field, change.value)
-            if !evolveSettings[lane].on { evolutions[lane].goHome() }
-            drumsResync = true
-            return true
-        }
+        for setting in settings { take(setting) }
         if glideSeconds > 0, playing {
             var target = morph?.to ?? current
             for (key, value) in changes { target[key] = value }
@@ -224,11 +217,11 @@ public final class AmbientConductor: @unchecked Sendable {
     /// Replace the whole state (a preset, with its slider modes), gliding there over `crossfade`
     /// seconds the way the web's preset morph does. The key goes home (the web resets the drift
     /// on load); walking sliders restart from the new ranges.
-    public func load(_ state: KesshoState, sliders: KesshoSliders = KesshoSliders(), crossfade: Double = 0) throws {
-        var state = state
+    /// `settings`: the conductor's own, taken at once.
+    public func load(_ state: KesshoState, settings: [ConductorSetting] = [], sliders: KesshoSliders = KesshoSliders(),
+                     crossfade: Double = 0) throws {
         try lock.withLock {
-            Self.takeTempoSource(&state, into: &tempoSourceValue)
-            Self.takeEvolve(&state, into: &evolveSettings)
+            for setting in settings { take(setting) }
             driver?.resetDrift()
             self.sliders = sliders
             version &+= 1
@@ -245,8 +238,8 @@ public final class AmbientConductor: @unchecked Sendable {
         }
     }
 
-    public func load(_ preset: KesshoPreset, crossfade: Double = 0) throws {
-        try load(preset.state, sliders: KesshoSliders(preset), crossfade: crossfade)
+    public func load(_ preset: KesshoPreset, settings: [ConductorSetting] = [], crossfade: Double = 0) throws {
+        try load(preset.state, settings: settings, sliders: KesshoSliders(preset), crossfade: crossfade)
     }
 
     /// The seed of what the web leaves to Math.random (filter walk, granulator noise, ocean);
@@ -255,37 +248,21 @@ public final class AmbientConductor: @unchecked Sendable {
 
     // MARK: Tempo
 
-    /// The tempo source's key in the ambient family: the conductor's, never part of the hashed state.
-    public static let tempoSourceKey = "tempoSource"
-
-    /// A start state given `tempoSource` (`--set /ambient/tempoSource=beat`): take it out.
-    static func takeTempoSource(_ state: inout KesshoState, into source: inout AmbientTempoSource) {
-        guard let value = state[tempoSourceKey] else { return }
-        if case .string(let name) = value, let s = AmbientTempoSource(rawValue: name) { source = s }
-        state[tempoSourceKey] = nil
-    }
-
-    /// A drum lane's evolve setting by its ambient-family key (nil: not such a key).
-    public func evolveValue(_ key: String) -> KesshoValue? {
-        guard let (lane, field) = Self.evolveField(key) else { return nil }
-        return lock.withLock { evolveSettings[lane].value(field) }
-    }
-
-    /// `drumEuclidNEvolve…`: the lane (0…3) and the field ("", "Every", "Intensity").
-    static func evolveField(_ key: String) -> (Int, String)? {
-        guard DrumEvolveSetting.keys.contains(key), let n = key.dropFirst("drumEuclid".count).first?.wholeNumberValue
-        else { return nil }
-        return (n - 1, String(key.dropFirst("drumEuclidNEvolve".count)))
-    }
-
-    /// A start state or preset given evolve settings: take them out (not hashed, not saved).
-    static func takeEvolve(_ state: inout KesshoState, into settings: inout [DrumEvolveSetting]) {
-        for key in DrumEvolveSetting.keys {
-            guard let value = state[key], let (lane, field) = evolveField(key) else { continue }
-            settings[lane].take(field, value)
-            state[key] = nil
+    /// Under the lock (or in init): one of the conductor's own settings takes effect.
+    private func take(_ setting: ConductorSetting) {
+        switch setting {
+        case .tempoSource(let source):
+            tempoSourceValue = source
+        case .evolve(let lane, let field):
+            guard evolveSettings.indices.contains(lane) else { return }
+            evolveSettings[lane].take(field)
+            if !evolveSettings[lane].on { evolutions[lane].goHome() }
         }
+        drumsResync = true
     }
+
+    /// Drum lane `lane`'s (0…3) evolve settings.
+    public func evolve(lane: Int) -> DrumEvolveSetting { lock.withLock { evolveSettings[lane] } }
 
     /// What the lead and drums keep time with (see `AmbientTempoSource`).
     public var tempoSource: AmbientTempoSource {
@@ -351,7 +328,10 @@ public final class AmbientConductor: @unchecked Sendable {
             playing = false
             morph = nil
             melody.removeAll()
-            for change in tagged { for (key, value) in change.changes { current[key] = value } }
+            for change in tagged {
+                for (key, value) in change.changes { current[key] = value }
+                for setting in change.settings { take(setting) }
+            }
             tagged.removeAll()
         }
     }
@@ -396,7 +376,7 @@ public final class AmbientConductor: @unchecked Sendable {
             guard next <= horizon else { return }
             if next == taggedAt {
                 let change = tagged.removeFirst()
-                try apply(change.changes, glideSeconds: change.glideSeconds, at: change.frame)
+                try apply(change.changes, settings: change.settings, glideSeconds: change.glideSeconds, at: change.frame)
             } else if next == morphAt {
                 try stepMorph(at: morphAt)
             } else if next == walkAt {

@@ -6,12 +6,16 @@ import Kessho
 /// phrase grid placed at `start`), playing from frame 0 and fading out with the render.
 public struct AmbientRender {
     public let state: KesshoState
+    /// The conductor's own settings to start with (the tempo source, the drum lanes' evolve).
+    public let settings: [ConductorSetting]
     public let sliders: KesshoSliders
     public let seed: UInt64
     public let start: Date
 
-    public init(state: KesshoState, sliders: KesshoSliders = KesshoSliders(), seed: UInt64, start: Date) {
+    public init(state: KesshoState, settings: [ConductorSetting] = [], sliders: KesshoSliders = KesshoSliders(), seed: UInt64,
+                start: Date) {
         self.state = state
+        self.settings = settings
         self.sliders = sliders
         self.seed = seed
         self.start = start
@@ -28,9 +32,9 @@ public struct AmbientRender {
         }
         let box = Box()
         let rate = Double(job.sampleRate), lookahead = Double(job.blockSize) / rate
-        let origin = start.timeIntervalSince1970, state = state, sliders = sliders, seed = seed
+        let origin = start.timeIntervalSince1970, state = state, settings = settings, sliders = sliders, seed = seed
         job.prepare = { host, fadeOutFrame in
-            let conductor = AmbientConductor(host: host, state: state, sliders: sliders, seed: seed,
+            let conductor = AmbientConductor(host: host, state: state, settings: settings, sliders: sliders, seed: seed,
                                              lookaheadSeconds: lookahead) {
                 .init(frame: host.frame, unixSeconds: origin + Double(host.frame) / rate)
             }

@@ -16,6 +16,15 @@ public enum AmbientTempoSource: String, CaseIterable, Sendable {
     case link
 }
 
+/// One of the conductor's own settings: what the ambient family sets beside the Kessho keys,
+/// typed (never a Kessho key, never part of the hashed state or a preset's keys).
+public enum ConductorSetting: Sendable, Equatable {
+    /// What the lead and drums keep time with.
+    case tempoSource(AmbientTempoSource)
+    /// Drum lane `lane`'s (0…3) evolve setting.
+    case evolve(lane: Int, DrumEvolveSetting.Field)
+}
+
 /// An outside beat grid on engine frames: beat number `index` falls on `anchorFrame`, and a beat
 /// lasts `periodFrames`.
 public struct ExternalBeat: Sendable, Equatable {

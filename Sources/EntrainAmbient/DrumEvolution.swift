@@ -2,7 +2,8 @@ import EntrainDSP
 import Kessho
 
 /// A drum lane's "evolve" settings: on/off, every how many bars, and how strongly. They are the
-/// conductor's (members of the ambient family), never part of the hashed Kessho state.
+/// conductor's (`ConductorSetting.evolve`, set at the ambient family's own addresses), never part
+/// of the hashed Kessho state.
 public struct DrumEvolveSetting: Sendable, Equatable {
     public var on = false
     public var everyBars = 4
@@ -10,27 +11,20 @@ public struct DrumEvolveSetting: Sendable, Equatable {
 
     public init() {}
 
-    /// The ambient-family key of lane `lane` (1…4) and `field` ("", "Every", "Intensity").
-    public static func key(lane: Int, _ field: String) -> String { "drumEuclid\(lane)Evolve\(field)" }
-    public static let fields = ["", "Every", "Intensity"]
-    public static let keys: [String] = (1...4).flatMap { n in fields.map { key(lane: n, $0) } }
-
-    /// Take `value` for `field`, clamped to its range (values of the wrong type are ignored).
-    mutating func take(_ field: String, _ value: KesshoValue) {
-        switch (field, value) {
-        case ("", .bool(let b)): on = b
-        case ("", .number(let x)): on = x >= 0.5
-        case ("Every", .number(let x)) where x.isFinite: everyBars = Int(min(max(x.rounded(), 1), 64))
-        case ("Intensity", .number(let x)) where x.isFinite: intensity = min(max(x, 0), 1)
-        default: break
-        }
+    /// One field of a lane's settings, as the ambient family's addresses set it.
+    public enum Field: Sendable, Equatable {
+        case on(Bool)
+        case everyBars(Int)
+        case intensity(Double)
     }
 
-    func value(_ field: String) -> KesshoValue {
+    /// Take `field`, clamped to its range (an intensity that is not a number is ignored).
+    mutating func take(_ field: Field) {
         switch field {
-        case "": .bool(on)
-        case "Every": .number(Double(everyBars))
-        default: .number(intensity)
+        case .on(let b): on = b
+        case .everyBars(let n): everyBars = min(max(n, 1), 64)
+        case .intensity(let x) where x.isFinite: intensity = min(max(x, 0), 1)
+        case .intensity: break
         }
     }
 }

@@ -39,6 +39,14 @@ public struct OSCRouter: Sendable {
             ?? SessionTransport.declarations.map { .unavailable($0.descriptor, "sessions are not available here") }
         let presets = library.map { LibraryCommands(library: $0, space: space, transport: transport).commands }
             ?? LibraryCommands.declarations.map { .unavailable($0.descriptor, "presets and playlists are not available here") }
+        // The stores the commands' arguments name: offered by OSCQuery, read when asked.
+        if let patterns { space.provide(.patterns) { patterns.files.names() } }
+        if let transport { space.provide(.sessions) { transport.files.names() } }
+        if let library {
+            space.provide(.presets) { library.presets.store.names() }
+            space.provide(.playlists) { library.playlists.store.names() }
+        }
+        for (catalog, names) in handlers.flatMap(\.catalogs) { space.provide(catalog, names) }
         var table: [String: DeclaredCommand] = [:]
         for command in client + sessions + presets + handlers.flatMap(\.commands) { table[command.descriptor.address] = command }
         commands = table

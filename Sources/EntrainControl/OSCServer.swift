@@ -1,4 +1,5 @@
 import EntrainEngine
+import EntrainService
 import Foundation
 import Logging
 import Synchronization
@@ -72,8 +73,7 @@ public final class OSCServer: @unchecked Sendable {
     private let hub: FeedbackHub
     private let beatFeed: BeatFeed
     private let logger: Logger
-    private let running = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let service = ServiceThread("entrain-osc")
     private let counters = Mutex(Counters())
     private var messageLimit: RateLimiter<Peer>
     private var errorLimit = RateLimiter<Peer>(rate: errorRate, burst: errorRate)
@@ -110,20 +110,11 @@ public final class OSCServer: @unchecked Sendable {
     public var statistics: Counters { counters.withLock { $0 } }
 
     public func start() {
-        running.store(true, ordering: .relaxed)
-        let thread = Thread { [self] in
-            // A short wait: beat events leave within 2 ms of the engine publishing them.
-            while running.load(ordering: .relaxed) { serviceOnce(timeoutMilliseconds: 2) }
-            finished.signal()
-        }
-        thread.name = "entrain-osc"
-        thread.start()
+        // A short wait in poll: beat events leave within 2 ms of the engine publishing them.
+        service.start { [self] _ in serviceOnce(timeoutMilliseconds: 2) }
     }
 
-    public func stop() {
-        guard running.exchange(false, ordering: .relaxed) else { return }
-        finished.wait()
-    }
+    public func stop() { service.stop() }
 
     // MARK: - The loop
 

@@ -55,7 +55,7 @@ public struct Engine {
     public var avLatencyFrames = 0
     public var avHapticLatencyFrames = 0
     var fadeInFrames: Int
-    var pending = PendingCommands(capacity: 512, filler: Command(frame: 0, kind: .set))
+    var pending = PendingCommands(capacity: 512, filler: Command(frame: 0, .stop(fadeFrames: 0)))
     var pendingAmbient = PendingAmbientEvents(capacity: 128, filler: AmbientEvent(frame: 0, kind: .settings))
     var stopping = false
     /// The panic state applied (the request is `status.panicRequested`).
@@ -318,27 +318,26 @@ public struct Engine {
     /// Apply `command`, taken on engine frame `now` (its own frame, or later when it was due
     /// before this period or has none).
     mutating func apply(_ command: Command, now: Int64) {
-        let frames = Int(command.glideFrames)
-        switch command.kind {
-        case .set:
-            let index = Int(command.parameter)
+        switch command.action {
+        case .set(let parameter, let value, let glideFrames, let exponential):
+            let index = Int(parameter), frames = Int(glideFrames)
             if index >= masterOffset {
-                setMaster(index - masterOffset, command.value)
+                setMaster(index - masterOffset, value)
             } else if index >= soundsOffset {
-                sounds.set(index - soundsOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
+                sounds.set(index - soundsOffset, to: value, glideFrames: frames, exponential: exponential)
             } else if index >= mixOffset {
-                mixInput.set(index - mixOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
+                mixInput.set(index - mixOffset, to: value, glideFrames: frames, exponential: exponential)
             } else if index >= hapticOffset {
-                haptic.set(index - hapticOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
+                haptic.set(index - hapticOffset, to: value, glideFrames: frames, exponential: exponential)
             } else if index >= lightOffset {
-                light.set(index - lightOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
+                light.set(index - lightOffset, to: value, glideFrames: frames, exponential: exponential)
             } else if index >= beatOffset {
-                beat.set(index - beatOffset, to: command.value, glideFrames: frames, exponential: command.exponential)
+                beat.set(index - beatOffset, to: value, glideFrames: frames, exponential: exponential)
             } else {
-                entrainment.set(index - entrainmentOffset, to: command.value, glideFrames: frames,
-                                exponential: command.exponential)
+                entrainment.set(index - entrainmentOffset, to: value, glideFrames: frames, exponential: exponential)
             }
-        case .stop:
+        case .stop(let fadeFrames):
+            let frames = Int(fadeFrames)
             // The client's stop fades every audio pair; the ambient engine keeps its own
             // play/stop state, so a later /ambient/play still works.
             stopping = true
@@ -347,15 +346,16 @@ public struct Engine {
             ambientBus.fade(to: 0, frames: frames)
             light.outputFade.move(to: 0, frames: frames)
             haptic.outputFade.move(to: 0, frames: frames)
-        case .start:
+        case .start(let fadeFrames):
+            let frames = Int(fadeFrames)
             stopping = false
             status.pointee.stopped.store(false, ordering: .relaxed)
             entrainmentBus.fade(to: 1, frames: frames)
             light.outputFade.move(to: 1, frames: frames)
             haptic.outputFade.move(to: 1, frames: frames)
             if ambient.running && !ambient.stopping { ambientBus.fade(to: 1, frames: frames) }
-        case .pattern:
-            startPattern(slot: Int(command.parameter), ticks: Int(command.value), at: command.startFrame(takenAt: now))
+        case .pattern(let slot, let ticks):
+            startPattern(slot: Int(slot), ticks: Int(ticks), at: command.startFrame(takenAt: now))
         case .insertChain, .insertControl, .insertHeard:
             applyInsert(command)
         }

@@ -96,7 +96,7 @@ public final class EngineHost: @unchecked Sendable {
             let base = slot * PatternSlots.capacity
             intensity.withUnsafeBufferPointer { (patterns.pointee.intensity + base).update(from: $0.baseAddress!, count: $0.count) }
             sharpness.withUnsafeBufferPointer { (patterns.pointee.sharpness + base).update(from: $0.baseAddress!, count: $0.count) }
-            try push(Command(frame: Command.frame(frame), kind: .pattern, parameter: slot, value: Double(intensity.count)))
+            try push(.pattern(slot: slot, ticks: intensity.count, at: Command.frame(frame)))
             patternsSent += 1
             lastPatternSlot = slot
         }
@@ -105,7 +105,7 @@ public final class EngineHost: @unchecked Sendable {
     /// Stop the playing pattern at `frame` (nil: the next period).
     public func stopPattern(at frame: Int64? = nil) throws {
         try state.withLock { _ in
-            try push(Command(frame: Command.frame(frame), kind: .pattern, parameter: 0xFFFF))
+            try push(.stopPattern(at: Command.frame(frame)))
             patternsSent += 1
         }
     }
@@ -158,7 +158,7 @@ public final class EngineHost: @unchecked Sendable {
             try table.checkConstraints(candidate)
             for command in commands { try push(command) }
             values = candidate
-            for command in commands { note(Int(command.parameter), command.value, at: frame) }
+            for change in changes { note(change.index, change.value, at: frame) }
         }
     }
 
@@ -166,7 +166,7 @@ public final class EngineHost: @unchecked Sendable {
     public func stop(at frame: Int64? = nil) throws {
         let seconds = try value(of: "/master/fade-out")
         try state.withLock { _ in
-            try push(Command(frame: Command.frame(frame), kind: .stop, glideFrames: max(1, Int(seconds * sampleRate))))
+            try push(.stop(fadeFrames: max(1, Int(seconds * sampleRate)), at: Command.frame(frame)))
             stopRequested = true
         }
     }
@@ -177,7 +177,7 @@ public final class EngineHost: @unchecked Sendable {
     public func start(at frame: Int64? = nil) throws {
         let seconds = try value(of: "/master/fade-in")
         try state.withLock { _ in
-            try push(Command(frame: Command.frame(frame), kind: .start, glideFrames: max(1, Int(seconds * sampleRate))))
+            try push(.start(fadeFrames: max(1, Int(seconds * sampleRate)), at: Command.frame(frame)))
             stopRequested = false
         }
     }

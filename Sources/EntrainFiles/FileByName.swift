@@ -45,14 +45,5 @@ public struct FileByName: Sendable {
     }
 
     /// The names (without extension) of the files of this kind in the folders, sorted, once each.
-    public func names() -> [String] {
-        var found = Set<String>()
-        for folder in folders {
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for file in files where !file.hasPrefix(".") {
-                if let ext = extensions.first(where: { file.hasSuffix("." + $0) }) { found.insert(String(file.dropLast(ext.count + 1))) }
-            }
-        }
-        return found.sorted()
-    }
+    public func names() -> [String] { Folder.names(in: folders, extensions: extensions) }
 }

@@ -19,6 +19,19 @@ public enum Folder {
         }
     }
 
+    /// The names (without the extension) of the files with one of `extensions` directly in
+    /// `folders`, hidden ones left out, once each, in the order a person sorts them (`take 2`
+    /// before `take 10`). A folder that cannot be read lists nothing.
+    public static func names(in folders: [URL], extensions: [String]) -> [String] {
+        var found = Set<String>()
+        for folder in folders {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !file.hasPrefix(".") {
+                if let ext = extensions.first(where: { file.hasSuffix("." + $0) }) { found.insert(String(file.dropLast(ext.count + 1))) }
+            }
+        }
+        return found.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+    }
+
     /// The operating system's reason behind a Foundation file error, in words.
     public static func reason(_ error: Error) -> String {
         let ns = error as NSError

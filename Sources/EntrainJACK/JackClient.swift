@@ -284,14 +284,16 @@ public final class JackClient: @unchecked Sendable {
         held.withLock { held in
             guard !held.closed else { return }
             if let client = held.client {
-                if !serverGone {
-                    if held.active { endMIDI() }
-                    jack_deactivate(client)
-                    for (_, handle) in held.portHandles { jack_remove_properties(client, jack_port_uuid(handle)) }
-                    if let midi = context.pointee.midiOut { jack_remove_properties(client, jack_port_uuid(midi)) }
-                    if let midi = context.pointee.midiIn { jack_remove_properties(client, jack_port_uuid(midi)) }
+                if !serverGone, held.active { endMIDI() }
+                let leaving = LeavingClient(client: client, ports: held.portHandles.values + [context.pointee.midiOut, context.pointee.midiIn].compactMap { $0 })
+                let gone = serverGone
+                leaveServer("our close") {
+                    if !gone {
+                        jack_deactivate(leaving.client)
+                        for port in leaving.ports { jack_remove_properties(leaving.client, jack_port_uuid(port)) }
+                    }
+                    jack_client_close(leaving.client)
                 }
-                jack_client_close(client)
             }
             held = Held(closed: true)
         }

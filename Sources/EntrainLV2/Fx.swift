@@ -3,11 +3,11 @@ import EntrainEngine
 import Foundation
 
 /// Hosted plugins wired into a running client: the chains, their family in the address space
-/// (re-registered whenever a chain changes, so cached trees look again) and the OSC commands.
+/// (re-registered whenever a chain changes, so cached trees look again). The chain-changing
+/// commands are bound by the control side (`FxCommands(chains)`).
 public struct Fx: Sendable {
     public let chains: InsertChains
     public let family: FxFamily
-    public let commands: FxCommands
 
     /// Start with `inserts` ("BUS:URI", in order) loaded; throws naming the one that failed.
     public init(host: EngineHost, space: AddressSpace, inserts: [String]) throws {
@@ -23,7 +23,6 @@ public struct Fx: Sendable {
         }
         self.chains = chains
         self.family = family
-        commands = FxCommands(chains)
     }
 
     /// "BUS:URI" → bus and URI (URIs have colons of their own: the first one splits).

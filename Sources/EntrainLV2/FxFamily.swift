@@ -1,5 +1,4 @@
 import EntrainAddressSpace
-import EntrainControl
 import EntrainEngine
 
 /// The hosted plugins' controls as a family of the address space: `/fx/BUS/N/SYMBOL` for every

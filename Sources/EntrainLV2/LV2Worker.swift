@@ -1,7 +1,7 @@
 import CLilv
 import EntrainCore
 import Foundation
-import Synchronization
+import EntrainService
 
 /// One message between a plugin and its worker: up to 256 bytes, inline, so the rings carry
 /// plain values and the process thread never allocates.
@@ -74,42 +74,31 @@ let deliverWorkerResponses: @convention(c) (UnsafeMutableRawPointer?, Int) -> Vo
 /// The worker thread of one loaded plugin: runs its `work` for every request, off the process
 /// thread, until stopped. It polls (every millisecond) so the process thread never signals.
 final class WorkerThread: @unchecked Sendable {
-    private let running = Atomic<Bool>(true)
-    private let done = DispatchSemaphore(value: 0)
+    private let service = ServiceThread("entrain-lv2work", every: 0.001)
 
     /// The channels, handed to the thread (they outlive it: freed after `stop`).
     private struct Channels: @unchecked Sendable { let list: [UnsafeMutablePointer<WorkerChannel>] }
 
     init(_ channels: [UnsafeMutablePointer<WorkerChannel>]) {
         let handed = Channels(list: channels)
-        let thread = Thread { [self] in
-            let channels = handed.list
+        service.start { _ in
             let respond: LV2_Worker_Respond_Function = { handle, size, data in
                 guard let handle, let message = WorkMessage(size, data) else { return LV2_WORKER_ERR_NO_SPACE }
                 return handle.assumingMemoryBound(to: WorkerChannel.self).pointee.responses.pointee.push(message)
                     ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE
             }
-            while self.running.load(ordering: .relaxed) {
-                for channel in channels {
-                    guard let interface = channel.pointee.interface else { continue }
-                    while var message = channel.pointee.requests.pointee.popFirst() {
-                        let size = message.size
-                        withUnsafeBytes(of: &message.bytes) {
-                            _ = interface.pointee.work?(channel.pointee.instance, respond, UnsafeMutableRawPointer(channel), size, $0.baseAddress)
-                        }
+            for channel in handed.list {
+                guard let interface = channel.pointee.interface else { continue }
+                while var message = channel.pointee.requests.pointee.popFirst() {
+                    let size = message.size
+                    withUnsafeBytes(of: &message.bytes) {
+                        _ = interface.pointee.work?(channel.pointee.instance, respond, UnsafeMutableRawPointer(channel), size, $0.baseAddress)
                     }
                 }
-                usleep(1000)
             }
-            self.done.signal()
         }
-        thread.name = "entrain-lv2-worker"
-        thread.start()
     }
 
     /// Stop and wait for the thread to finish its current pass.
-    func stop() {
-        running.store(false, ordering: .relaxed)
-        done.wait()
-    }
+    func stop() { service.stop() }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntrainAddressSpace
 import EntrainAmbient
 import EntrainControl
 import EntrainDSP
@@ -44,15 +45,19 @@ struct AmbientOptions: ParsableArguments {
 
     /// What the ambient engine starts from: the `--ambient-preset` file, or else the web's
     /// defaults with `carried` over them (the last-used settings, an entrain preset); then
-    /// `changes` (`--set /ambient/…`). It plays from the start when a file or changes were given;
-    /// otherwise it waits for OSC or a session stage.
-    func start(carrying carried: [(key: String, value: KesshoValue)] = [],
-               changes: [(key: String, value: KesshoValue)]) throws -> (preset: KesshoPreset, plays: Bool) {
+    /// `changes` (`--set /ambient/…`), the Kessho keys into the preset's state and the
+    /// conductor's own settings apart, typed, in that order. It plays from the start when a
+    /// file or changes were given; otherwise it waits for OSC or a session stage.
+    func start(carrying carried: [ControlChange] = [],
+               changes: [ControlChange]) throws -> (preset: KesshoPreset, settings: [ConductorSetting], plays: Bool) {
         let file = try preset()
         var start = file ?? KesshoPreset(name: changes.isEmpty ? "defaults" : "command line")
-        if file == nil { for (key, value) in carried { start.state[key] = value } }
-        for (key, value) in changes { start.state[key] = value }
-        return (start, file != nil || !changes.isEmpty)
+        var (settings, problems) = AmbientFamily.takeSettings(from: &start.state)
+        for problem in problems { StandardError.write("\(presetArgument ?? "ambient preset"): warning: \(problem)\n") }
+        let given = (file == nil ? carried : []) + changes
+        for (key, value) in AmbientFamily.keyed(given) { start.state[key] = value }
+        settings += AmbientFamily.settings(given)
+        return (start, settings, file != nil || !changes.isEmpty)
     }
 
     /// The preset, with its loader warnings on stderr; nil without --ambient-preset.

@@ -50,7 +50,7 @@ struct EngineOptions: ParsableArguments {
     }
 
     /// `--set` changes for the ambient engine's Kessho state.
-    func ambientChanges() throws -> [(key: String, value: KesshoValue)] { AmbientFamily.keyed(try setChanges()) }
+    func ambientChanges() throws -> [ControlChange] { try setChanges().filter { AmbientFamily.owns($0.address) } }
 
     /// Whether any entrainment setting was given (a render with an ambient preset then mixes both).
     var givesEntrainment: Bool {

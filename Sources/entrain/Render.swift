@@ -87,7 +87,7 @@ struct Render: ParsableCommand {
             player = sessionPlayer
         }
         // The ambient engine: started by --ambient-preset, or by a session stage's "ambient" block.
-        let (start, plays) = try ambient.start(changes: try engine.ambientChanges())
+        let (start, settings, plays) = try ambient.start(changes: try engine.ambientChanges())
         let stagesUseAmbient = !(program?.ambientStarts.isEmpty ?? true)
             || (program?.familyChanges.contains { AmbientFamily.owns($0.change.address) } ?? false)
         if plays || stagesUseAmbient {
@@ -96,7 +96,7 @@ struct Render: ParsableCommand {
                 do { try presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
             }
             let startTime = self.startTime.flatMap(Self.parseTime) ?? Date()
-            AmbientRender(state: start.state, sliders: KesshoSliders(start), seed: ambient.seed, start: startTime)
+            AmbientRender(state: start.state, settings: settings, sliders: KesshoSliders(start), seed: ambient.seed, start: startTime)
                 .attach(to: &job, playsAtStart: plays) { conductor in
                     player?.ambient = AmbientController(conductor: conductor, presets: presets)
                     player?.space = AddressSpace([AmbientFamily(conductor)])

@@ -110,8 +110,8 @@ struct Run: ParsableCommand {
                                                    ambientQuality: ambient.reverbQuality))
         // The ambient engine is always there (silent until played), so OSC and sessions can
         // start it; --ambient-preset starts it with the client.
-        let ambientStart = try ambient.start(carrying: AmbientFamily.keyed(carried), changes: try engine.ambientChanges())
-        let conductor = AmbientConductor(host: current.host, state: ambientStart.preset.state,
+        let ambientStart = try ambient.start(carrying: carried, changes: try engine.ambientChanges())
+        let conductor = AmbientConductor(host: current.host, state: ambientStart.preset.state, settings: ambientStart.settings,
                                          sliders: KesshoSliders(ambientStart.preset), seed: ambient.seed,
                                          clock: AmbientConductor.liveClock(current.host, on: client))
         if let quality = ambient.quality { try conductor.set("reverbQuality", .string(quality)) }  // what is heard, fed back
@@ -163,7 +163,7 @@ struct Run: ParsableCommand {
             frame: { client.engineFrame(atUnixTime: $0.unixTime) },
             status: { StatusReport.arguments(host: current.host, client: client) },
             transport: transport, library: library,
-            patterns: transport.patterns, space: space, handlers: [ambientControl, heart, fx.commands])
+            patterns: transport.patterns, space: space, handlers: [ambientControl, heart, FxCommands(fx.chains)])
         let midiInput = midi.input ? MIDIInput(family: midiIn, space: space, router: router, logger: logger) { client.takeMIDIInput($0) } : nil
         midiInput?.start()
         defer { midiInput?.stop() }

@@ -11,12 +11,12 @@ final class AmbientRhythmTests: XCTestCase {
     static let start = 110_627_550.0 * 16
     final class Clock: @unchecked Sendable { var frame: Int64 = 0 }
 
-    func run(_ state: KesshoState, seconds: Double, source: AmbientTempoSource = .phrase,
+    func run(_ state: KesshoState, settings: [ConductorSetting] = [], seconds: Double, source: AmbientTempoSource = .phrase,
              external: ExternalBeat? = nil, seed: UInt64 = 9,
-             changes: [(seconds: Double, key: String, value: KesshoValue)] = []) throws -> [AmbientEvent] {
+             changes: [(seconds: Double, setting: ConductorSetting)] = []) throws -> [AmbientEvent] {
         let clock = Clock()
         let host = try EngineHost(sampleRate: 48_000)
-        let conductor = AmbientConductor(host: host, state: state, seed: seed, lookaheadSeconds: 0.1) {
+        let conductor = AmbientConductor(host: host, state: state, settings: settings, seed: seed, lookaheadSeconds: 0.1) {
             .init(frame: clock.frame, unixSeconds: Self.start + Double(clock.frame) / 48_000)
         }
         conductor.tempoSource = source
@@ -27,7 +27,7 @@ final class AmbientRhythmTests: XCTestCase {
         drain()
         while clock.frame < Int64(seconds * 48_000) {
             clock.frame += 2_400
-            for c in changes where Int64(c.seconds * 48_000) == clock.frame { try conductor.set(c.key, c.value) }
+            for c in changes where Int64(c.seconds * 48_000) == clock.frame { try conductor.set(c.setting) }
             try conductor.pump()
             drain()
         }

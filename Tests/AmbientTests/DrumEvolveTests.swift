@@ -7,12 +7,9 @@ import XCTest
 /// Drum lane "evolve", measured on the hits the conductor queues: lane 1 (kick, 8 steps / 5 hits
 /// at 1/8 notes, 120 BPM: a bar is 2 s = 96 000 frames, a step 12 000) evolves; lane 2 does not.
 extension AmbientRhythmTests {
-    func evolvingState(every: Int = 1, intensity: Double = 1) -> KesshoState {
-        var s = drumState()
-        s["drumEuclid1Evolve"] = .bool(true)
-        s["drumEuclid1EvolveEvery"] = .number(Double(every))
-        s["drumEuclid1EvolveIntensity"] = .number(intensity)
-        return s
+    /// Lane 1 evolving (the conductor's own settings, typed: not Kessho keys).
+    func evolving(every: Int = 1, intensity: Double = 1) -> [ConductorSetting] {
+        [.evolve(lane: 0, .on(true)), .evolve(lane: 0, .everyBars(every)), .evolve(lane: 0, .intensity(intensity))]
     }
 
     struct Hit: Equatable { var frame: Int64, velocity: Double, decay = 0.0 }
@@ -33,7 +30,7 @@ extension AmbientRhythmTests {
     func testEvolveVariesTheHitsOverBars() throws {
         // Twenty whole bars (the run's lookahead reaches the next bar's first step).
         let plain = try run(drumState(), seconds: 40).filter { $0.frame < 40 * 48_000 }
-        let evolved = try run(evolvingState(), seconds: 40).filter { $0.frame < 40 * 48_000 }
+        let evolved = try run(drumState(), settings: evolving(), seconds: 40).filter { $0.frame < 40 * 48_000 }
         XCTAssertNotEqual(kicks(evolved), kicks(plain))
         let patterns = bars(kicks(evolved)).map { "\($0)" }
         XCTAssertGreaterThanOrEqual(Set(patterns).count, 12, "of \(patterns.count) bars")
@@ -52,9 +49,9 @@ extension AmbientRhythmTests {
     /// all, 3 000–5 400 frames apart (a quarter to 0.45 of a step), decays within 90 % of that.
     /// Morph values wander: the main kicks' decays (from presets A and B) take many values.
     func testEvolveStaysWithinBounds() throws {
-        var state = evolvingState()
+        var state = drumState()
         state["drumKickPresetB"] = .string("Far Boom")  // A is "Ikeda Kick": the morph has somewhere to go
-        let hits = kicks(try run(state, seconds: 120))
+        let hits = kicks(try run(state, settings: evolving(), seconds: 120))
         XCTAssertGreaterThan(hits.count, 300)
         let steps = Dictionary(grouping: hits) { $0.frame / 12_000 }.sorted { $0.key < $1.key }.map(\.value)
         var ratcheted = 0
@@ -86,11 +83,12 @@ extension AmbientRhythmTests {
 
     /// The same seed and start: the same walk, hit for hit; another seed: another walk.
     func testEvolveIsSeededAndRepeatable() throws {
-        let s = evolvingState(every: 2, intensity: 0.7)
+        let s = drumState(), e = evolving(every: 2, intensity: 0.7)
         func digest(_ e: [AmbientEvent]) -> [String] {
             e.map { "\($0.kind) \($0.frame) \($0.hit.voice) \($0.hit.velocity) \($0.hit.frequency)" }
         }
-        let a = try run(s, seconds: 40), b = try run(s, seconds: 40), c = try run(s, seconds: 40, seed: 10)
+        let a = try run(s, settings: e, seconds: 40), b = try run(s, settings: e, seconds: 40)
+        let c = try run(s, settings: e, seconds: 40, seed: 10)
         XCTAssertEqual(digest(a), digest(b))
         XCTAssertNotEqual(kicks(a), kicks(c))
     }
@@ -99,7 +97,7 @@ extension AmbientRhythmTests {
     /// from then on (16 bars later at the latest) plays exactly the hits of a lane that never evolved.
     func testGravityBringsTheLaneHome() throws {
         let plain = try run(drumState(), seconds: 76)
-        let evolved = try run(evolvingState(), seconds: 76, changes: [(20, "drumEuclid1EvolveIntensity", .number(0))])
+        let evolved = try run(drumState(), settings: evolving(), seconds: 76, changes: [(20, .evolve(lane: 0, .intensity(0)))])
         XCTAssertNotEqual(kicks(evolved).filter { $0.frame < 20 * 48_000 }, kicks(plain).filter { $0.frame < 20 * 48_000 })
         XCTAssertEqual(kicks(evolved, from: 56), kicks(plain, from: 56))
         XCTAssertGreaterThanOrEqual(kicks(plain, from: 56).count, 5 * 10)
@@ -108,18 +106,17 @@ extension AmbientRhythmTests {
     /// Evolve off (its other settings given): the hits are the lane's own, and the settings stay
     /// out of the hashed state.
     func testEvolveOffLeavesTheHitsAlone() throws {
-        var s = evolvingState(every: 1, intensity: 1)
-        s["drumEuclid1Evolve"] = .bool(false)
-        let a = try run(s, seconds: 20), b = try run(drumState(), seconds: 20)
+        let off = evolving(every: 1, intensity: 1) + [.evolve(lane: 0, .on(false))]
+        let a = try run(drumState(), settings: off, seconds: 20), b = try run(drumState(), seconds: 20)
         XCTAssertEqual(a.filter { $0.kind == .drumHit }.map { "\($0.frame) \($0.hit)" },
                        b.filter { $0.kind == .drumHit }.map { "\($0.frame) \($0.hit)" })
         let host = try EngineHost(sampleRate: 48_000)
-        let conductor = AmbientConductor(host: host, state: s) { .init(frame: 0, unixSeconds: Self.start) }
-        XCTAssertNil(conductor.state["drumEuclid1EvolveEvery"], "not hashed")
-        XCTAssertEqual(conductor.evolveValue("drumEuclid1EvolveEvery"), .number(1))
-        try conductor.set("drumEuclid1EvolveEvery", .number(99))
-        XCTAssertEqual(conductor.evolveValue("drumEuclid1EvolveEvery"), .number(64), "clamped")
-        XCTAssertNil(conductor.state["drumEuclid1EvolveEvery"])
+        let conductor = AmbientConductor(host: host, state: drumState(), settings: off) { .init(frame: 0, unixSeconds: Self.start) }
+        XCTAssertEqual(conductor.evolve(lane: 0).everyBars, 1)
+        XCTAssertFalse(conductor.evolve(lane: 0).on)
+        try conductor.set(.evolve(lane: 0, .everyBars(99)))
+        XCTAssertEqual(conductor.evolve(lane: 0).everyBars, 64, "clamped")
+        XCTAssertEqual(conductor.state, drumState(), "not hashed")
     }
 
     /// The walk itself, thousands of ticks at full intensity on a full, a single-hit and a

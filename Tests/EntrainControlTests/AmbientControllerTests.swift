@@ -183,6 +183,31 @@ final class AmbientControllerTests: XCTestCase {
         XCTAssertEqual(handle("/ambient/preset/load", [.string("Round trip"), .float(0)]), [])
     }
 
+    /// A hostile preset file naming the conductor's own settings with values no door would take
+    /// (a bar count of 1e300 once trapped converting to Int; an intensity of 7; an unknown tempo
+    /// source): it loads, each bad setting is dropped with a warning, good ones apply, and none
+    /// of them reaches the hashed state.
+    func testAPresetFileCannotCrashTheConductorThroughItsOwnSettings() throws {
+        let text = try String(contentsOf: Self.preset, encoding: .utf8)
+        let hostile = text.replacingOccurrences(of: "\"state\": {", with: """
+            "state": { "drumEuclid1EvolveEvery": 1e300, "drumEuclid2EvolveIntensity": 7, "tempoSource": "nowhere",
+                       "drumEuclid3EvolveEvery": 16,
+            """)
+        XCTAssertNotEqual(hostile, text, "the settings went into the state object")
+        try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+        try Data(hostile.utf8).write(to: user.appendingPathComponent("Hostile.json"))
+        let warnings = try controller.loadPreset("Hostile", crossfade: 0)
+        XCTAssertEqual(warnings.filter { $0.contains("drumEuclid1EvolveEvery") && $0.contains("out of range") }.count, 1, "\(warnings)")
+        XCTAssertEqual(warnings.filter { $0.contains("drumEuclid2EvolveIntensity") }.count, 1, "\(warnings)")
+        XCTAssertEqual(warnings.filter { $0.contains("tempoSource") }.count, 1, "\(warnings)")
+        XCTAssertEqual(conductor.evolve(lane: 0).everyBars, 4, "the bad bar count dropped, the default kept")
+        XCTAssertEqual(conductor.evolve(lane: 1).intensity, 0.5)
+        XCTAssertEqual(conductor.evolve(lane: 2).everyBars, 16, "a good one applies")
+        for key in ["drumEuclid1EvolveEvery", "drumEuclid2EvolveIntensity", "tempoSource", "drumEuclid3EvolveEvery"] {
+            XCTAssertNil(conductor.state[key], "\(key) is not hashed")
+        }
+    }
+
     /// A stage's "ambient" block loads its preset when the engine reaches the stage, and starts
     /// the engine; before that frame nothing has changed.
     func testSessionStageLoadsItsPreset() throws {

@@ -99,9 +99,16 @@ final class AmbientSchemaTests: XCTestCase {
     /// `--set /ambient/tempoSource=…` gives it).
     func testTempoSourceIsAnAmbientAddress() throws {
         let host = try TestEngine.host()
+        // As `--set /ambient/tempoSource=jack --set /ambient/density=40` gives it: the Kessho key
+        // for the state, the conductor's own setting typed, apart.
+        let given = [ControlChange("/ambient/tempoSource", .text("jack")), ControlChange("/ambient/density", .number(40))]
+        XCTAssertEqual(AmbientFamily.settings(given), [.tempoSource(.jack)])
+        XCTAssertEqual(AmbientFamily.keyed(given).map(\.key), ["density"])
         var start = KesshoState.defaults
-        start["tempoSource"] = .string("jack")
-        let conductor = AmbientConductor(host: host, state: start) { .init(frame: host.frame, unixSeconds: 1_770_000_000) }
+        for (key, value) in AmbientFamily.keyed(given) { start[key] = value }
+        let conductor = AmbientConductor(host: host, state: start, settings: AmbientFamily.settings(given)) {
+            .init(frame: host.frame, unixSeconds: 1_770_000_000)
+        }
         XCTAssertEqual(conductor.tempoSource, .jack)
         XCTAssertNil(conductor.state["tempoSource"], "not hashed")
         let space = AddressSpace([AmbientFamily(conductor)])
@@ -110,6 +117,32 @@ final class AmbientSchemaTests: XCTestCase {
         XCTAssertEqual(conductor.tempoSource, .beat)
         XCTAssertNil(conductor.state["tempoSource"])
         XCTAssertThrowsError(try space.parse("/ambient/tempoSource", .text("midi")))
+    }
+
+    /// A preset file naming the conductor's settings among its Kessho keys (the loader keeps
+    /// unknown keys): the family takes them out, typed, and the state keeps only Kessho keys.
+    func testConductorSettingsInAPresetFileAreTakenOut() {
+        var state = KesshoState.defaults
+        state["tempoSource"] = .string("beat")
+        state["drumEuclid2EvolveEvery"] = .number(8)
+        state["drumEuclid2Evolve"] = .bool(true)
+        XCTAssertEqual(AmbientFamily.takeSettings(from: &state).settings,
+                       [.tempoSource(.beat), .evolve(lane: 1, .on(true)), .evolve(lane: 1, .everyBars(8))])
+        XCTAssertEqual(state, .defaults)
+    }
+
+    /// A tempo source time-tagged beyond the lookahead waits with the conductor; stopping first
+    /// applies it as a setting, never as a key of the hashed state.
+    func testATaggedTempoSourceNeverReachesTheState() throws {
+        let host = try TestEngine.host()
+        let conductor = AmbientConductor(host: host) { .init(frame: host.frame, unixSeconds: 1_770_000_000) }
+        let space = AddressSpace([AmbientFamily(conductor)])
+        try conductor.play()
+        try space.set([try space.parse("/ambient/tempoSource", .text("beat"))], at: 10 * 48_000, from: .schedule)
+        XCTAssertEqual(conductor.tempoSource, .phrase, "not due yet")
+        try conductor.stop()
+        XCTAssertEqual(conductor.tempoSource, .beat)
+        XCTAssertNil(conductor.state["tempoSource"])
     }
 
     /// The drum lanes' evolve settings are ambient addresses too: off by default, set and read

@@ -2,6 +2,7 @@ import EntrainAddressSpace
 import EntrainControl
 import EntrainCore
 import EntrainEngine
+import EntrainLV2
 import Foundation
 import TestSupport
 import XCTest
@@ -53,6 +54,20 @@ final class CommandDeclarationTests: XCTestCase {
         XCTAssertFalse(StandardAddresses.command("/panic")!.schedulable, "a blackout never waits for a time tag")
     }
 
+    /// A command whose whole effect is its reply (/ping takes any message, like /panic) is never
+    /// a button: a layout, MIDI learn or a mapping would press it for no one to hear the answer.
+    /// The declarations say which; nothing lists them by name.
+    func testCommandsThatOnlyAnswerAreNotPressable() {
+        let ping = StandardAddresses.command("/ping")!
+        XCTAssertEqual(ping.trigger, .always)
+        XCTAssertTrue(ping.answersOnly)
+        XCTAssertFalse(ping.pressable)
+        XCTAssertTrue(StandardAddresses.command("/panic")!.pressable)
+        XCTAssertEqual(Set(StandardAddresses.commands.filter(\.answersOnly).map(\.address)),
+                       ["/ping", "/status", "/session/status", "/ambient/status", "/preset/list", "/playlist/list", "/playlist/show"])
+        XCTAssertFalse(StandardAddresses.commands.contains { $0.answersOnly && $0.pressable })
+    }
+
     /// `/session/restart` is one declaration and one handler: the router runs it (a press goes
     /// back to the start, a release is ignored), the schema documents it, MIDI may bind it.
     func testANewCommandIsOneDeclaration() throws {
@@ -99,7 +114,8 @@ final class CommandDeclarationTests: XCTestCase {
     /// targets; an HRV metric steers values only.
     func testCommandsThatAreNotButtonsAreRefusedAsTargets() {
         for (map, reason) in [("1:64=/preset/load", "takes arguments a button cannot send"), ("1:64=/led/arm", "only a person may set this"),
-                              ("1:64=/nowhere", "unknown address")] {
+                              ("1:64=/nowhere", "unknown address"), ("1:64=/ping", "only answers the sender"),
+                              ("1:64=/ambient/status", "only answers the sender")] {
             XCTAssertThrowsError(try space.set([ControlChange("/midi/map", .text(map))], from: .person), map) { error in
                 XCTAssertTrue("\(error)".contains(reason), "\(map): \(error)")
             }

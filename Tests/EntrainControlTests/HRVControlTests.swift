@@ -1,6 +1,7 @@
 import EntrainAddressSpace
 @testable import EntrainControl
 import EntrainEngine
+import TestSupport
 import XCTest
 
 /// The HRV family's OSC side without a running client: each bridge's message read in its unit,
@@ -39,6 +40,30 @@ final class HRVControlTests: XCTestCase {
         let space = AddressSpace([EngineFamily(CurrentEngine(try EngineHost(sampleRate: 48_000))), HRVFamily(monitor)])
         monitor.attach(space)
         return (space, monitor)
+    }
+
+    /// The pacer turned off and at once on again, over and over, while it gives its targets back:
+    /// the values it gives back in the end are the ones from before it first started (a thread
+    /// ending while another started once lost them, or gave back paced values).
+    func testThePacerFlickedOnAndOffGivesBackTheValuesFromBeforeIt() throws {
+        let (space, _) = try space()
+        try space.set([try space.parse("/haptic/intensity", .number(0.7)), try space.parse("/led/manual", .number(0.4)),
+                       try space.parse("/hrv/pacer/rate", .number(20))], from: .person)
+        func pacer(_ on: Bool) throws { try space.set([try space.parse("/hrv/pacer", .bool(on))], from: .person) }
+        for round in 0..<40 {
+            try pacer(true)
+            if round % 2 == 0 { try waitFor("the pacer to move a target", timeout: 5, interval: 0.001) { try space.value(of: "/haptic/intensity") != .number(0.7) } }
+            try pacer(false)
+            if round % 3 == 0 { usleep(UInt32(round % 5) * 200) }
+            try pacer(true)
+            try pacer(false)
+        }
+        try waitFor("the targets given back", timeout: 5) {
+            try space.value(of: "/haptic/intensity") == .number(0.7) && space.value(of: "/led/manual") == .number(0.4)
+        }
+        usleep(100_000)  // and they stay there: no thread left pacing
+        XCTAssertEqual(try space.value(of: "/haptic/intensity"), .number(0.7))
+        XCTAssertEqual(try space.value(of: "/led/manual"), .number(0.4))
     }
 
     func testSettingsAreCheckedAndPublishedValuesReadOnly() throws {

@@ -70,6 +70,34 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         XCTAssertTrue(log.contains("is another site's page"), "the log says why: \(log)")
     }
 
+    /// Another site's page that frames the control page (to lay its own page over it and steer
+    /// clicks onto Resume or Load) gets Chromium's error page in the frame, not ours: the page is
+    /// sent with `frame-ancestors 'none'`. Opened by itself, the same address loads.
+    func testAnotherSitesPageCannotFrameTheControlPage() throws {
+        guard ChromiumDevTools.executable != nil else { throw XCTSkip("chromium is not installed (scripts/install-deps.sh installs it)") }
+        let recorder = try recorder(seconds: 0.1)
+        let (client, port, _) = try startWithOSC([], recorder: recorder)
+        let site = try TemporaryFolder("entrain-framing")
+        defer { site.remove() }
+        let framing = "<!doctype html><title>framing</title><iframe src='http://127.0.0.1:\(port)/ui/' onload='window.framed = true'></iframe>"
+        try Data(framing.utf8).write(to: site.url.appendingPathComponent("index.html"))
+        let elsewhere = try LocalWebServer(folder: site.url, port: freePort())
+        let browser = try ChromiumDevTools()
+
+        try browser.open("http://127.0.0.1:\(elsewhere.port)/")
+        try browser.wait(for: "window.framed === true")
+        let tree = try browser.call("Page.getFrameTree")["frameTree"] as? [String: Any]
+        let children = tree?["childFrames"] as? [[String: Any]] ?? []
+        let frame = try XCTUnwrap(children.first?["frame"] as? [String: Any], "the iframe is in the frame tree: \(String(describing: tree))")
+        let url = frame["url"] as? String ?? ""
+        XCTAssertFalse(url.hasSuffix("/ui/"), "the framed control page was blocked, the frame shows \(url)")
+        XCTAssertEqual(frame["unreachableUrl"] as? String, "http://127.0.0.1:\(port)/ui/", "Chromium names what it refused to show")
+
+        try browser.open("http://127.0.0.1:\(port)/ui/")
+        try browser.wait(for: "document.getElementById('state') !== null")
+        stopClient(client)
+    }
+
     /// Opened to a LAN (`--osc-bind 0.0.0.0`), the page and OSCQuery obey `--osc-allow` as OSC
     /// does (the same allowlist object): this machine's network address, not in the list, gets
     /// 403 and no WebSocket; loopback is served.

@@ -40,6 +40,20 @@ final class ExitPathTests: LiveClientTestCase {
         XCTAssertTrue(lastUsed?.contains("321") ?? false, "last-used settings saved: \(lastUsed ?? "none")")
     }
 
+    /// A server that stops answering (frozen with SIGSTOP; a make test run here had one wedged
+    /// writing notifications to a closing client) does not hold the exit: the close is given up
+    /// after 5 s, exit status 0, settings saved, and the log says why.
+    func testAServerThatStopsAnsweringDoesNotHoldTheExit() throws {
+        let server = try JackTestServer()
+        let client = try start(on: server)
+        server.freeze()
+        defer { server.proceed() }
+        XCTAssertTrue(client.signal(SIGINT, waitUpTo: 15), "Ctrl-C ends the run though the server never answers")
+        XCTAssertEqual(client.result().status, 0, client.result().error)
+        XCTAssertTrue(client.result().error.contains("did not answer our close"), client.result().error)
+        XCTAssertTrue(lastUsed?.contains("321") ?? false, "last-used settings saved: \(lastUsed ?? "none")")
+    }
+
     /// --no-restore leaves the last-used file alone both ways: not read at start, not written at exit.
     func testNoRestoreNeitherReadsNorWritesTheLastUsedSettings() throws {
         let server = try self.server

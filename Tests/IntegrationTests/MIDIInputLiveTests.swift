@@ -104,4 +104,56 @@ final class MIDIInputLiveTests: LiveClientTestCase {
         XCTAssertNotNil(osc.request("/midi/map", [.string("1:64=/preset/load")], reply: "/error"))
         XCTAssertNotNil(osc.request("/midi/learn", [.string("/led/arm")], reply: "/error"))
     }
+
+    /// Drum pads on channel 10: one plays a haptic pattern on the haptic port, one (learnt) loads
+    /// a preset saved before it was bound and stays bound; a preset carries the bindings, and
+    /// loading it adds them to the ones in force without taking any away.
+    func testPadsPlayAPatternAndLoadAPresetAndTheBindingsTravelWithPresets() throws {
+        let server = try self.server
+        let data = try TemporaryFolder("midi-pads")
+        let patterns = try TemporaryFolder("midi-patterns")
+        defer { data.remove(); patterns.remove() }
+        try Data(LightLiveTests.shortPattern.utf8).write(to: patterns.url.appendingPathComponent("short.ahap"))
+        let rec = try recorder(channels: 1, seconds: 0.6)
+        let (client, _, osc) = try startWithOSC(["--midi-in", "--patterns-dir", patterns.url.path,
+                                                 "--set", "/midi/map=10:note38=/haptic/pattern short"],
+                                                environment: ["XDG_DATA_HOME": data.url.path], recorder: rec)
+        defer { stopClient(client) }
+        let pads = try JackMIDISender(server: server.name)
+        try pads.connect(to: "entrain:midi_in")
+        try rec.connect(["entrain:haptic"])
+        XCTAssertEqual(Measure.peak(try rec.record()[0]), 0, "the haptic port is silent before the pad")
+
+        let take = try record(rec) { pads.send(0x99, 38, 110) }  // channel 10, note 38: the snare pad
+        XCTAssertGreaterThan(Measure.peak(take), 0.3, "the pad played the pattern on the haptic port")
+        pads.send(0x89, 38, 0)
+
+        // Learn a pad for a preset by name; the learning note loads it at once.
+        osc.send("/entrain/carrier", [.float(345)])
+        osc.send("/preset/save", [.string("calm")])
+        osc.send("/entrain/carrier", [.float(250)])
+        XCTAssertEqual(value(osc, "/entrain/carrier"), 250)
+        osc.send("/midi/learn", [.string("/preset/load calm")])
+        XCTAssertEqual(text(osc, "/midi/learn"), "/preset/load calm")
+        pads.send(0x99, 36, 100)
+        XCTAssertTrue(waitUntil(timeout: 10) { value(osc, "/entrain/carrier").map { abs($0 - 345) < 1e-3 } ?? false }, "the kick pad loaded the preset")
+        let both = "10:note36=/preset/load calm,10:note38=/haptic/pattern short"
+        XCTAssertEqual(text(osc, "/midi/map"), both, "the preset, saved with the snare pad only, left the kick pad bound")
+
+        // The bindings travel with presets.
+        osc.send("/preset/save", [.string("with pads")])
+        osc.send("/midi/map", [.string("none")])
+        osc.send("/preset/save", [.string("no pads")])
+        osc.send("/midi/map", [.string("1:64=/panic")])
+        osc.send("/preset/load", [.string("with pads"), .float(0)])
+        XCTAssertTrue(waitUntil(timeout: 10) { text(osc, "/midi/map") == "1:64=/panic," + both }, "a preset adds its bindings to the ones in force")
+        osc.send("/preset/load", [.string("no pads"), .float(0)])
+        osc.send("/entrain/carrier", [.float(300)])  // a message after the load: handled once it is done
+        XCTAssertTrue(waitUntil(timeout: 10) { value(osc, "/entrain/carrier") == 300 })
+        XCTAssertEqual(text(osc, "/midi/map"), "1:64=/panic," + both, "one saved without bindings takes none away")
+
+        // A binding that would delete a preset, or arm the strobe, is refused whoever asks.
+        XCTAssertNotNil(osc.request("/midi/map", [.string("10:note40=/preset/delete calm")], reply: "/error"))
+        XCTAssertNotNil(osc.request("/midi/map", [.string("10:note40=/led/arm")], reply: "/error"))
+    }
 }

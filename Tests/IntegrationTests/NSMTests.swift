@@ -24,7 +24,7 @@ final class NSMTests: LiveClientTestCase {
         let port = freePort()
         let dmx = try DMXTestReceiver(.artNet)
         defer { dmx.stop() }
-        let rig = ["--artnet", "127.0.0.1:\(dmx.port)", "--dmx-map", "1=led", "--midi-clock",
+        let rig = ["--artnet", "127.0.0.1:\(dmx.port)", "--dmx-map", "1=led", "--midi-clock", "--midi-in",
                    "--insert", "entrainment:http://plugin.org.uk/swh-plugins/amp"]
         let first = try EntrainBinary.launch(["run", "--quiet", "--no-restore", "--autoconnect", "--osc-port", "\(port)",
                                               "--session", sessionFile.path, "--fade-out", "0.2"] + rig,
@@ -53,6 +53,7 @@ final class NSMTests: LiveClientTestCase {
         osc.send("/haptic/intensity", [.float(0.4)])
         osc.send("/fx/entrainment/1/gain", [.float(-6)])
         osc.send("/ambient/reverbLevel", [.float(0.25)])
+        osc.send("/midi/map", [.string(Self.pads)])
         XCTAssertNotNil(nsm.wait(for: "/nsm/client/is_dirty"), "a change makes it dirty")
         try waitFor("the session to play past 0.6 s") {
             guard case .float(let position)? = osc.request("/session/status", reply: "/session/position")?.arguments.first else { return false }
@@ -65,6 +66,7 @@ final class NSMTests: LiveClientTestCase {
         XCTAssertTrue(values.contains(#""/haptic/intensity": 0.4"#), values)
         XCTAssertTrue(values.contains(#""/ambient/reverbLevel": 0.25"#), values)
         XCTAssertTrue(values.contains("/fx/entrainment/chain") && values.contains("gain=-6"), values)
+        XCTAssertTrue(values.contains(Self.pads), "the MIDI bindings saved: \(values)")
         let state = try JSONDecoder().decode(NSMState.self, from: Data(contentsOf: URL(fileURLWithPath: path + "/state.json")))
         XCTAssertEqual(state.session?.file, sessionFile.path)
         XCTAssertEqual(state.session?.state, "playing")
@@ -93,6 +95,8 @@ final class NSMTests: LiveClientTestCase {
         XCTAssertEqual(osc2.request("/ambient/reverbLevel")?.arguments.first, .float(0.25))
         XCTAssertEqual(osc2.request("/fx/entrainment/1/gain")?.arguments.first?.number, -6, "the plugin chain is back")
         XCTAssertTrue(probe.ports(ofClient: "entrain.nABCD").map(\.name).contains("midi_out"), "MIDI clock is back")
+        XCTAssertTrue(probe.ports(ofClient: "entrain.nABCD").map(\.name).contains("midi_in"), "MIDI in is back")
+        XCTAssertEqual(osc2.request("/midi/map")?.arguments.first, .string(Self.pads), "and its bindings")
         let framesBefore = dmx.received.frames.count
         XCTAssertTrue(dmx.wait { $0.count - framesBefore > 10 }, "DMX goes out again to the saved node")
         XCTAssertEqual(osc2.request("/session/status", reply: "/session/state")?.arguments.first, .string("playing"))
@@ -107,4 +111,7 @@ final class NSMTests: LiveClientTestCase {
         XCTAssertTrue(second.signal(SIGTERM, waitUpTo: 5))
         XCTAssertEqual(second.result().status, 0, second.result().error)
     }
+
+    /// A foot switch and two drum pads: what the saved session must bring back.
+    static let pads = "1:64=/panic,10:note36=/preset/load calm,10:note38=/haptic/pattern heartbeat"
 }

@@ -155,6 +155,9 @@ final class InsertChainTests: XCTestCase {
         let rig = try Rig()
         let space = AddressSpace([FxFamily(rig.chains)])
         try rig.chains.add("urn:dragonfly:plate", to: .entrainment)
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let threads = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+        XCTAssertTrue(threads.contains("entrain-lv2work\n"), "its worker runs on a named thread: \(threads)")
         try space.set([try space.parse("/fx/entrainment/1/dry_level", .number(0)),
                        try space.parse("/fx/entrainment/1/early_level", .number(100)),
                        try space.parse("/fx/entrainment/1/decay", .number(4))], from: .person)

@@ -91,6 +91,65 @@ public final class ChromiumDevTools {
         throw Failure(description: "timed out waiting for \(expression)")
     }
 
+    /// Show pages as a device of this size does (`mobile`: the viewport meta tag obeyed, touch
+    /// input instead of a mouse).
+    public func emulate(width: Int, height: Int, mobile: Bool) throws {
+        try call("Emulation.setDeviceMetricsOverride", ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile])
+        try call("Emulation.setTouchEmulationEnabled", ["enabled": mobile, "maxTouchPoints": mobile ? 5 : 1])
+    }
+
+    /// Where the first element `selector` finds lies in the viewport (scrolled into view first).
+    public func box(of selector: String) throws -> (x: Double, y: Double, width: Double, height: Double) {
+        let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [selector]), as: UTF8.self).dropFirst().dropLast()
+        guard let box = try evaluate("""
+            (() => { const e = document.querySelector(\(quoted)); if (!e) return null;
+                     e.scrollIntoView({ block: "center" }); const r = e.getBoundingClientRect();
+                     return [r.left, r.top, r.width, r.height]; })()
+            """) as? [Double], box.count == 4 else { throw Failure(description: "no element \(selector)") }
+        return (box[0], box[1], box[2], box[3])
+    }
+
+    /// A real pointer: the left mouse button pressed, moved with it held, released
+    /// (`modifiers` 8 is Shift), as `Input.dispatchMouseEvent` delivers them to the page.
+    public func mouse(_ type: String, x: Double, y: Double, modifiers: Int = 0) throws {
+        try call("Input.dispatchMouseEvent", ["type": type, "x": x, "y": y, "button": "left",
+                                              "buttons": type == "mouseReleased" ? 0 : 1, "clickCount": 1, "modifiers": modifiers])
+    }
+
+    /// One finger: `touchStart`, `touchMove`, `touchEnd` (needs `emulate(…, mobile: true)`).
+    public func touch(_ type: String, x: Double, y: Double) throws {
+        try call("Input.dispatchTouchEvent", ["type": type, "touchPoints": type == "touchEnd" ? [] : [["x": x, "y": y]]])
+    }
+
+    /// A tap with a finger or a click with the mouse at the centre of `selector`, once nothing
+    /// lies over that point (a toast, the dock, a layout still settling): a tap that would land on
+    /// something else fails, naming what is there.
+    public func press(_ selector: String, touch: Bool) throws {
+        let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [selector]), as: UTF8.self).dropFirst().dropLast()
+        var b = try box(of: selector)
+        var x = b.x + b.width / 2, y = b.y + b.height / 2
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            let hit = try evaluate("""
+                (() => { const e = document.querySelector(\(quoted)), h = document.elementFromPoint(\(x), \(y));
+                         return h && (h === e || e.contains(h)) ? "" : (h ? h.outerHTML.slice(0, 120) : "nothing") +
+                           ` at ${\(x)},${\(y)}; scrollY ${window.scrollY} of ${document.documentElement.scrollHeight}, viewport ${innerHeight}`; })()
+                """) as? String ?? "nothing"
+            if hit.isEmpty { break }
+            guard Date() < deadline else { throw Failure(description: "\(selector) is covered by \(hit)") }
+            usleep(100_000)
+            b = try box(of: selector)
+            x = b.x + b.width / 2; y = b.y + b.height / 2
+        }
+        if touch {
+            try self.touch("touchStart", x: x, y: y)
+            try self.touch("touchEnd", x: x, y: y)
+        } else {
+            try mouse("mousePressed", x: x, y: y)
+            try mouse("mouseReleased", x: x, y: y)
+        }
+    }
+
     public func screenshot() throws -> Data {
         let result = try call("Page.captureScreenshot", ["format": "png"])
         guard let base64 = result["data"] as? String, let data = Data(base64Encoded: base64) else { throw Failure(description: "no screenshot") }

@@ -32,6 +32,11 @@ public final class JackTestServer {
         process.waitUntilExit()
     }
 
+    /// The server stops answering, as one under a debugger or wedged in a write does (SIGSTOP);
+    /// `proceed` lets it go on.
+    public func freeze() { if process.isRunning { kill(process.processIdentifier, SIGSTOP) } }
+    public func proceed() { if process.isRunning { kill(process.processIdentifier, SIGCONT) } }
+
     /// Start a server under the same name again (after `crash` or `stop`), maybe at another
     /// rate or period.
     public func restart(sampleRate: Int? = nil, period: Int? = nil) throws {

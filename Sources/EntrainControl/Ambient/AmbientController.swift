@@ -25,6 +25,7 @@ public final class AmbientController: CommandSource {
     }
 
     public var commands: [DeclaredCommand] { Self.declarations.map { $0.bound(to: self) } }
+    public var catalogs: [Catalog: @Sendable () -> [String]] { [.ambientPresets: { [presets] in presets.files.names() }] }
 
     /// `/ambient/play` and `/ambient/stop` are also buttons: a number is the fade in seconds, `T`
     /// the default fade, `F` a release (ignored).
@@ -52,11 +53,11 @@ public final class AmbientController: CommandSource {
             the seed of what the web leaves to `Math.random` (filter walk, walking sliders, grain noise, ocean), ≥ 0; takes \
             effect at the next `/ambient/play`. No argument: a query
             """)) { c, call in try c.seed(call.arguments, try c.running()) },
-        .init(CommandDescriptor("/ambient/status", reply: """
+        .init(CommandDescriptor("/ambient/status", answersOnly: true, reply: """
             `/ambient/status i:playing s:bucket h:seed i:drift_step f…:chord` (the sounding chord's frequencies in Hz, \
             A4 = 432 Hz; none before the first play)
             """, "a snapshot")) { c, _ in [.reply(c.status(try c.running()))] },
-        .init(CommandDescriptor("/ambient/preset/load", [.required("s", "name"), .optional("f", "crossfade")], readsFiles: true,
+        .init(CommandDescriptor("/ambient/preset/load", [.required("s", "name", from: .ambientPresets), .optional("f", "crossfade")], readsFiles: true,
                                 reply: "one `/ambient/preset/warning s:name s:warning` per loader warning", """
             load a Kessho preset (the web's JSON) from `./presets/ambient`, `$XDG_DATA_HOME/entrain/ambient` or the installed \
             `PREFIX/share/entrain/ambient` by name, with or without `.json` (paths leading outside are refused), and glide \
@@ -141,8 +142,11 @@ public final class AmbientController: CommandSource {
         guard let conductor else { throw AmbientError("the ambient engine is not running") }
         let result = try presets.load(name, keepingReverbQuality: conductor.state.string("reverbQuality"))
         for warning in result.warnings { logger.warning("ambient preset \(UntrustedText.clean(name)): \(UntrustedText.clean(warning, limit: 400))") }
-        try conductor.load(result.preset, crossfade: crossfade)
-        return result.warnings
+        var preset = result.preset
+        let (settings, problems) = AmbientFamily.takeSettings(from: &preset.state)  // a file's conductor settings, never hashed
+        for problem in problems { logger.warning("ambient preset \(UntrustedText.clean(name)): \(UntrustedText.clean(problem, limit: 400))") }
+        try conductor.load(preset, settings: settings, crossfade: crossfade)
+        return result.warnings + problems
     }
 
     /// A session stage's `"ambient"` block: its preset, and play if the engine is silent.

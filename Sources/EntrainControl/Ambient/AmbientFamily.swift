@@ -14,10 +14,9 @@ public final class AmbientFamily: AddressFamily {
     public init(_ conductor: AmbientConductor) { self.conductor = conductor }
 
     /// Every key's descriptor (no engine needed: session files are checked against them), and
-    /// the tempo source of the lead and drums and the drum lanes' evolve settings (the
-    /// conductor's, not Kessho keys: not hashed).
-    public static let standardDescriptors: [ControlDescriptor] = addressed.map(descriptor) + [tempoSource]
-        + evolveDescriptors
+    /// the conductor's own settings (the tempo source of the lead and drums, the drum lanes'
+    /// evolve: not Kessho keys, not hashed).
+    public static let standardDescriptors: [ControlDescriptor] = addressed.map(descriptor) + conductorAddresses.map(\.descriptor)
 
     /// The keys with an address: every one the engine renders or reports (AmbientKeyStatus).
     static let addressed = KesshoParameters.all.filter { !AmbientKeyStatus.unaddressed.contains($0.key) }
@@ -28,15 +27,6 @@ public final class AmbientFamily: AddressFamily {
         address.hasPrefix(prefix) && AmbientKeyStatus.unaddressed.contains(String(address.dropFirst(prefix.count)))
     }
 
-    static let tempoSourceAddress = prefix + AmbientConductor.tempoSourceKey
-    static let tempoSource = ControlDescriptor(
-        tempoSourceAddress, .choice(options: AmbientTempoSource.allCases.map(\.rawValue), indexed: false),
-        default: .text(AmbientTempoSource.phrase.rawValue), glide: 0, readOnly: false,
-        note: "rendered: the lead's and drums' clock; not part of the preset state",
-        "what the lead and drums keep time with: phrase (the engine's own grid, drums at drumEuclidBaseBPM), "
-            + "jack (JACK transport's tempo and bars while a timebase master runs), beat (the beat found on beat_in) or link "
-            + "(an Ableton Link session followed, which the phrase grid follows too); "
-            + "without such beats the phrase grid keeps time")
     private static let byAddress = Dictionary(uniqueKeysWithValues: standardDescriptors.map { ($0.address, $0) })
 
     static func descriptor(_ p: KesshoParameter) -> ControlDescriptor {
@@ -65,11 +55,10 @@ public final class AmbientFamily: AddressFamily {
 
     public func value(of address: String) -> ControlValue? {
         guard Self.byAddress[address] != nil else { return nil }
+        if let own = Self.conductorByAddress[address] { return own.read(conductor) }
         let key = String(address.dropFirst(Self.prefix.count))
         // The drift position lives in the conductor (the hashed state keeps the web's value).
         if key == "cofCurrentStep" { return .number(Double(conductor.harmony.step)) }
-        if address == Self.tempoSourceAddress { return .text(conductor.tempoSource.rawValue) }
-        if let v = conductor.evolveValue(key) { return Self.controlValue(v) }
         return (conductor.state[key] ?? KesshoParameters.parameter(key)?.defaultValue).map(Self.controlValue)
     }
 
@@ -77,8 +66,7 @@ public final class AmbientFamily: AddressFamily {
         let state = conductor.state, step = conductor.harmony.step
         return Self.addressed.map { p in
             (Self.prefix + p.key, p.key == "cofCurrentStep" ? .number(Double(step)) : Self.controlValue(state[p.key] ?? p.defaultValue))
-        } + [(Self.tempoSourceAddress, .text(conductor.tempoSource.rawValue))]
-            + DrumEvolveSetting.keys.compactMap { k in conductor.evolveValue(k).map { (Self.prefix + k, Self.controlValue($0)) } }
+        } + Self.conductorAddresses.map { ($0.descriptor.address, $0.read(conductor)) }
     }
 
     /// The drift position is the engine's; the reverb's quality is the listener's choice at start.
@@ -86,8 +74,8 @@ public final class AmbientFamily: AddressFamily {
 
     /// Glides take the longest glide asked for (a stage's slide; OSC changes are immediate).
     public func set(_ changes: [ControlChange], at frame: Int64?) throws {
-        let keyed = changes.map { (key: String($0.address.dropFirst(Self.prefix.count)), value: Self.kesshoValue($0.value)) }
-        try conductor.set(keyed, at: frame, glideSeconds: changes.compactMap(\.glide).max() ?? 0)
+        try conductor.set(Self.keyed(changes), settings: Self.settings(changes), at: frame,
+                          glideSeconds: changes.compactMap(\.glide).max() ?? 0)
     }
 
     static func controlValue(_ value: KesshoValue) -> ControlValue {

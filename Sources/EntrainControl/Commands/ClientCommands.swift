@@ -34,13 +34,13 @@ public struct ClientCommands: Sendable {
             try client.host().resume()
             return []
         },
-        .init(CommandDescriptor("/ping", trigger: .always, reply: "`/pong` with the same arguments", "liveness check")) { _, call in
+        .init(CommandDescriptor("/ping", trigger: .always, answersOnly: true, reply: "`/pong` with the same arguments", "liveness check")) { _, call in
             [.reply(OSCMessage("/pong", call.arguments))]
         },
-        .init(CommandDescriptor("/status", reply: statusReply, "one snapshot of the state")) { client, _ in
+        .init(CommandDescriptor("/status", answersOnly: true, reply: statusReply, "one snapshot of the state")) { client, _ in
             [.reply(OSCMessage("/status", client.status()))]
         },
-        .init(CommandDescriptor("/osc/subscribe", [.optional("i", "port")], reply: "the full state, as feedback", """
+        .init(CommandDescriptor("/osc/subscribe", [.optional("i", "port")], answersOnly: true, reply: "the full state, as feedback", """
             send feedback to the sender's address, at `port` or else its source port (over TCP: down the connection); the new \
             subscriber gets every parameter (paced, see Transport). Over UDP it lasts \
             \(OSCServer.seconds(OSCServer.Configuration().subscriptionLifetime)) unless sent again
@@ -50,11 +50,11 @@ public struct ClientCommands: Sendable {
             guard let n = port.number, n == n.rounded(), (1...65535).contains(n) else { throw CommandError("port must be an integer 1–65535") }
             return [.subscribe(port: Int(n))]
         },
-        .init(CommandDescriptor("/osc/unsubscribe", [],
+        .init(CommandDescriptor("/osc/unsubscribe", [], answersOnly: true,
                                 "stop feedback to the sender's host, or its TCP connection (not to `--osc-feedback` targets)")) { _, _ in
             [.unsubscribe]
         },
-        .init(CommandDescriptor("/haptic/pattern", [.required("s", "name")], readsFiles: true, schedulable: true, """
+        .init(CommandDescriptor("/haptic/pattern", [.required("s", "name", from: .patterns)], readsFiles: true, schedulable: true, """
             play an AHAP pattern (from ./patterns, `$XDG_DATA_HOME/entrain/patterns` or the installed \
             `PREFIX/share/entrain/patterns`, see patterns/README.md) on the haptic and LED pattern sources; in a bundle, it \
             starts on the time tag's frame. Replaces a playing one

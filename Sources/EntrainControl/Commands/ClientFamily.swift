@@ -1,4 +1,5 @@
 import EntrainAddressSpace
+import EntrainLV2
 
 /// The client's commands that belong to no family of values (the blackout, sessions, presets,
 /// playlists, patterns, plugin chains) and what it sends without being asked: the "Commands"

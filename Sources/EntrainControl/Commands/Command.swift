@@ -55,11 +55,14 @@ public struct CommandDeclaration<Owner: Sendable>: Sendable {
 /// no declaration names (heart data arriving at a sensor's own addresses).
 public protocol CommandSource: Sendable {
     var commands: [DeclaredCommand] { get }
+    /// The lists its commands' arguments name (`Catalog`), read when asked.
+    var catalogs: [Catalog: @Sendable () -> [String]] { get }
     /// A message at an address no command or value declares; nil: not this source's.
     func handleUndeclared(_ message: TimedMessage, frame: Int64?) -> [OSCRouter.Action]?
 }
 
 extension CommandSource {
+    public var catalogs: [Catalog: @Sendable () -> [String]] { [:] }
     public func handleUndeclared(_ message: TimedMessage, frame: Int64?) -> [OSCRouter.Action]? { nil }
 
     /// This source alone, as the router would run it (for a source used without a router).

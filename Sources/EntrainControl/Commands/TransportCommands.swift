@@ -4,7 +4,7 @@ import EntrainCore
 /// The session transport's and the timer's commands, declared with their handlers.
 extension SessionTransport {
     public static let declarations: [CommandDeclaration<SessionTransport>] = [
-        .init(CommandDescriptor("/session/load", [.required("s", "name")], readsFiles: true,
+        .init(CommandDescriptor("/session/load", [.required("s", "name", from: .sessions)], readsFiles: true,
                                 reply: "— (`/error` if refused or invalid, with the file's problems)", """
             load a session from the session directories (`--sessions-dir`, default `./sessions`, then \
             `$XDG_DATA_HOME/entrain/sessions`, `$XDG_DATA_DIRS` and the installed `PREFIX/share/entrain/sessions`) by name, \
@@ -39,7 +39,7 @@ extension SessionTransport {
             try transport.seek(try call.oneNumber())
             return []
         },
-        .init(CommandDescriptor("/session/status", reply: "the messages listed under \"Sent by entrain\" for sessions and the timer",
+        .init(CommandDescriptor("/session/status", answersOnly: true, reply: "the messages listed under \"Sent by entrain\" for sessions and the timer",
                                 "the transport's state")) { transport, _ in
             transport.report().map(OSCRouter.Action.reply)
         },

@@ -1,5 +1,6 @@
 import EntrainAddressSpace
 import EntrainCore
+import EntrainService
 import Foundation
 import Logging
 import Synchronization
@@ -17,9 +18,9 @@ public final class DMXSender: @unchecked Sendable {
     /// Only the sender's thread touches the targets and the history once started.
     private var targets: [DMXTarget]
     private var history = LightHistory()
-    private let running = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private let service = ServiceThread("entrain-dmx")
+    /// When the next frame is due (CLOCK_MONOTONIC seconds; the thread's own).
+    private var deadline = 0.0
     private var failures = 0
     /// Frames sent so far (all targets count as one).
     public let framesSent = Atomic<Int>(0)
@@ -35,39 +36,32 @@ public final class DMXSender: @unchecked Sendable {
     }
 
     public func start() {
-        guard !running.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in loop() }
-        thread.name = "entrain-dmx"
-        thread.qualityOfService = .userInteractive
-        self.thread = thread
-        thread.start()
+        deadline = ServiceThread.monotonicNow()
+        guard service.start({ [self] service in frame(service) }) else { return }
         logger.info("DMX: \(targets.map(\.description).joined(separator: ", ")), universe \(family.settings.universe), \(ControlDescriptor.format(family.settings.rate)) frames/s")
     }
 
-    /// Stops the thread after a last, dark frame. Safe to call twice.
+    /// Stops the thread, then sends a last, dark frame (and sACN's stream-terminated packets).
+    /// Safe to call twice.
     public func stop() {
-        guard running.exchange(false, ordering: .relaxed) else { return }
-        finished.wait()
-    }
-
-    private func loop() {
-        var deadline = Self.monotonicNow()
-        while running.load(ordering: .relaxed) {
-            let settings = family.settings
-            send(channels(settings), settings)
-            let interval = 1 / min(DMXSettings.rates.upperBound, max(DMXSettings.rates.lowerBound, settings.rate))
-            deadline += interval
-            let now = Self.monotonicNow()
-            if deadline < now - interval { deadline = now }  // fell behind (a stall): no burst to catch up
-            Self.sleep(until: deadline)
-        }
+        guard service.stop() else { return }
         let settings = family.settings
         let dark = settings.map.channels(nil)
         send(dark, settings)
         for i in targets.indices where targets[i].kind == .sACN {
             for _ in 0..<3 { socket.send(targets[i].packet(dark, settings: settings, terminated: true), to: targets[i].address) }
         }
-        finished.signal()
+    }
+
+    /// One turn: a frame, then the wait until the next one is due (at the rate set now).
+    private func frame(_ service: ServiceThread) {
+        let settings = family.settings
+        send(channels(settings), settings)
+        let interval = 1 / min(DMXSettings.rates.upperBound, max(DMXSettings.rates.lowerBound, settings.rate))
+        deadline += interval
+        let now = ServiceThread.monotonicNow()
+        if deadline < now - interval { deadline = now }  // fell behind (a stall): no burst to catch up
+        service.wait(until: deadline)
     }
 
     /// This frame's channels: the light at the moment it is seen (now, less the light port's
@@ -91,16 +85,5 @@ public final class DMXSender: @unchecked Sendable {
             }
         }
         framesSent.add(1, ordering: .relaxed)
-    }
-
-    static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    static func sleep(until deadline: Double) {
-        var ts = timespec(tv_sec: Int(deadline), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 }

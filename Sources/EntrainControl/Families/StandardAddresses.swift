@@ -1,7 +1,7 @@
 import EntrainAddressSpace
 import EntrainCore
 import EntrainEngine
-import Kessho
+import EntrainLV2
 
 /// The addresses of the families every client has from the start (the engine's parameters,
 /// the Kessho keys and HRV's), known without a running engine: files and the command line are checked
@@ -74,12 +74,3 @@ extension EngineFamily {
         return try engineChanges(change).map { (table.entries[$0.index].descriptor.address, $0.value) }
     }
 }
-
-extension AmbientFamily {
-    /// The Kessho keys among `changes`, as the conductor's state takes them (a start-up state).
-    public static func keyed(_ changes: [ControlChange]) -> [(key: String, value: KesshoValue)] {
-        changes.filter { owns($0.address) }
-            .map { (String($0.address.dropFirst(prefix.count)), kesshoValue($0.value)) }
-    }
-}
-

@@ -25,8 +25,8 @@ public final class HRVController: CommandSource {
             c.monitor.stopRecording()
             return []
         },
-        .init(CommandDescriptor("/hrv/mode", reply: "`/hrv/mode s:mode f:membership`", "ask for the breathing mode now")) { c, call in [.reply(try c.latest(call).mode)] },
-        .init(CommandDescriptor("/hrv/phase", reply: """
+        .init(CommandDescriptor("/hrv/mode", answersOnly: true, reply: "`/hrv/mode s:mode f:membership`", "ask for the breathing mode now")) { c, call in [.reply(try c.latest(call).mode)] },
+        .init(CommandDescriptor("/hrv/phase", answersOnly: true, reply: """
             `/hrv/phase f:entrainment f:breath f:amplitude f:speed f:stability f:trajectory_coherence s:label` (the \
             phase-space position is the first three, 0…1; the sixth is the trajectory coherence, not `/hrv/coherence`)
             """, "ask for the phase-space position now")) { c, call in [.reply(try c.latest(call).phase)] },

@@ -1,3 +1,4 @@
+import EntrainService
 import Foundation
 import Logging
 import Synchronization
@@ -9,8 +10,9 @@ public final class HRVListener: @unchecked Sendable {
     private let controller: HRVController
     private let allow: AllowList
     private let logger: Logger
-    private let running = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let service = ServiceThread("entrain-hrv-in")
+    /// The thread's own.
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
     private let ignored = Atomic<Int>(0)
 
     public init(bind: String, port: Int, allow: AllowList, controller: HRVController, logger: Logger) throws {
@@ -25,23 +27,17 @@ public final class HRVListener: @unchecked Sendable {
     /// Messages that were not heart data, or came from senders not allowed.
     public var ignoredMessages: Int { ignored.load(ordering: .relaxed) }
 
-    public func start() {
-        running.store(true, ordering: .relaxed)
-        let thread = Thread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while running.load(ordering: .relaxed) {
-                var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, 50)
-                while let (count, sender) = buffer.withUnsafeMutableBytes({ socket.receive(into: $0) }) {
-                    guard count <= buffer.count, allow.allows(sender) else { ignored.add(1, ordering: .relaxed); continue }
-                    let messages = buffer.withUnsafeBytes { (try? OSCCodec.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count]))) ?? [] }
-                    for timed in messages { take(timed.message) }
-                }
-            }
-            finished.signal()
+    public func start() { service.start { [self] _ in receive() } }
+
+    /// One turn: wait for datagrams (50 ms at most), take them all.
+    private func receive() {
+        var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, 50)
+        while let (count, sender) = buffer.withUnsafeMutableBytes({ socket.receive(into: $0) }) {
+            guard count <= buffer.count, allow.allows(sender) else { ignored.add(1, ordering: .relaxed); continue }
+            let messages = buffer.withUnsafeBytes { (try? OSCCodec.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count]))) ?? [] }
+            for timed in messages { take(timed.message) }
         }
-        thread.name = "entrain-hrv-in"
-        thread.start()
     }
 
     private func take(_ message: OSCMessage) {
@@ -54,8 +50,5 @@ public final class HRVListener: @unchecked Sendable {
         }
     }
 
-    public func stop() {
-        guard running.exchange(false, ordering: .relaxed) else { return }
-        finished.wait()
-    }
+    public func stop() { service.stop() }
 }

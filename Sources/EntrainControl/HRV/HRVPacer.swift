@@ -1,4 +1,5 @@
 import EntrainAddressSpace
+import EntrainService
 import Foundation
 import Logging
 import Synchronization
@@ -26,13 +27,18 @@ final class HRVPacer: Sendable {
         var settings = Settings()
         var space: AddressSpace?
         var measured: (@Sendable () -> Double?)?
-        var thread = false
+        /// The pacer's thread while it paces and while it gives the targets back (nil: none); it
+        /// ends itself when turned off.
+        var service: ServiceThread?
+        /// Whether this half-breath swells up (the thread's turns alternate).
+        var rising = true
+        /// Stopped for good (the client is ending): never paces again.
+        var stopped = false
         /// The targets' values when the pacer took them, given back when it stops.
         var before: [(address: String, value: ControlValue)] = []
     }
 
     private let shared = Mutex(Shared())
-    private let running = Atomic<Bool>(true)
     private let logger: Logger
 
     init(logger: Logger) { self.logger = logger }
@@ -41,22 +47,34 @@ final class HRVPacer: Sendable {
         shared.withLock { $0.space = space; $0.measured = rate }
     }
 
+    /// New settings: a running pacer is woken to follow them; turned on, a pacer starts.
     func update(_ settings: Settings) {
-        let space = shared.withLock { s -> AddressSpace? in
+        let start = shared.withLock { s -> (AddressSpace, ServiceThread)? in
             s.settings = settings
-            guard settings.on, !s.thread else { return nil }
-            s.thread = true
-            return s.space
+            if let running = s.service {
+                running.wake()
+                return nil
+            }
+            guard settings.on, !s.stopped, let space = s.space else { return nil }
+            let service = ServiceThread("entrain-pacer")
+            s.service = service
+            s.rising = true
+            return (space, service)
         }
-        guard let space else { return }
+        guard let (space, service) = start else { return }
         let before = settings.targets.compactMap { target in (try? space.value(of: target)).map { (address: target, value: $0) } }
         shared.withLock { $0.before = before }
-        let thread = Thread { [self] in loop() }
-        thread.name = "entrain-hrv-pacer"
-        thread.start()
+        service.start { [self] service in breathe(service) }
     }
 
-    func stop() { running.store(false, ordering: .relaxed) }
+    /// For good (the client is ending): the thread stops within its wait, the targets stay.
+    func stop() {
+        shared.withLock { s in
+            s.stopped = true
+            defer { s.service = nil }
+            return s.service
+        }?.stop()
+    }
 
     /// The rate the swell follows now, breaths per minute.
     func currentRate(_ settings: Settings, measured: Double?) -> Double {
@@ -64,40 +82,49 @@ final class HRVPacer: Sendable {
         return min(Self.rates.upperBound, max(Self.rates.lowerBound, rate))
     }
 
-    private func loop() {
-        var rising = true
-        while running.load(ordering: .relaxed) {
-            // Deciding to end and saying so happen under one lock, so a pacer turned on again
-            // meanwhile starts a new thread.
-            let (settings, space, measured, ending) = shared.withLock { s in
-                let ending = !s.settings.on || s.space == nil
-                if ending { s.thread = false }
-                return (s.settings, s.space, s.measured, ending)
-            }
-            guard !ending, let space else {
-                if let space { giveBack(in: space) }
-                return
-            }
-            let half = 30 / currentRate(settings, measured: measured?())
-            set(settings.targets, to: rising ? settings.depth : 0, glide: half, in: space)
-            rising.toggle()
-            let end = OSCServer.now() + half
-            while OSCServer.now() < end && running.load(ordering: .relaxed) {
-                if shared.withLock({ $0.settings != settings }) { break }
-                usleep(20_000)
-            }
+    /// One half-breath: the targets glide up (or down) over it, unless the settings changed
+    /// meanwhile (`update` wakes the wait). Turned off, the pacer gives the targets back and ends.
+    private func breathe(_ service: ServiceThread) {
+        let (settings, space, measured, ending, rising) = shared.withLock { s in
+            defer { s.rising.toggle() }
+            return (s.settings, s.space, s.measured, !s.settings.on || s.space == nil, s.rising)
+        }
+        guard !ending, let space else { return finish(service, space: space) }
+        let half = 30 / currentRate(settings, measured: measured?())
+        set(settings.targets, to: rising ? settings.depth : 0, glide: half, in: space)
+        let end = ServiceThread.monotonicNow() + half
+        while service.wait(until: end), ServiceThread.monotonicNow() < end {
+            if shared.withLock({ $0.settings != settings }) { return }
         }
     }
 
     /// `snapshot` with the pacer's targets at the values they held before it started, while it runs.
     func beforePacing(_ snapshot: [(address: String, value: ControlValue)]) -> [(address: String, value: ControlValue)] {
-        let before = shared.withLock { $0.thread ? $0.before : [] }
+        let before = shared.withLock { $0.service != nil ? $0.before : [] }
         return snapshot.map { entry in before.last { $0.address == entry.address }.map { (address: entry.address, value: $0.value) } ?? entry }
     }
 
-    /// The targets back to what they held before the pacer started, over half a second.
-    private func giveBack(in space: AddressSpace) {
-        let before = shared.withLock { s in defer { s.before = [] }; return s.before }
+    /// Turned off: the targets back to what they held before the pacer started; then, unless it
+    /// was turned on again meanwhile (it paces on from those values, which stay its `before`),
+    /// the thread ends. It stays the pacer's thread until then, so `update` only wakes it and
+    /// `stop` joins it: no second thread takes the targets while they are given back.
+    private func finish(_ service: ServiceThread, space: AddressSpace?) {
+        if let space { giveBack(shared.withLock { $0.before }, in: space) }
+        let ends = shared.withLock { s in
+            let ends = !s.settings.on || s.space == nil || s.stopped
+            if ends {
+                s.service = nil
+                s.before = []
+            } else {
+                s.rising = true
+            }
+            return ends
+        }
+        if ends { service.end() }
+    }
+
+    /// The targets back to `before`, over half a second.
+    private func giveBack(_ before: [(address: String, value: ControlValue)], in space: AddressSpace) {
         do {
             try space.set(before.map { target in
                 ControlChange(target.address, target.value, glide: space.lookup(target.address)?.descriptor.glideSeconds == nil ? nil : 0.5)

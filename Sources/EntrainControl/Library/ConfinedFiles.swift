@@ -50,3 +50,9 @@ public struct ConfinedFiles: Sendable {
         return url.lastPathComponent
     }
 }
+
+extension ConfinedFiles {
+    /// The names (without the extension) of the files directly in the directories, sorted, once
+    /// each: what `resolve` would find.
+    public func names() -> [String] { Folder.names(in: directories, extensions: [fileExtension]) }
+}

@@ -33,11 +33,7 @@ public struct NamedStore: Sendable {
 
     public func exists(_ name: String) -> Bool { (try? url(name)).map { FileManager.default.fileExists(atPath: $0.path) } ?? false }
 
-    public func names() -> [String] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return files.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) }
-            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-    }
+    public func names() -> [String] { Folder.names(in: [folder], extensions: ["json"]) }
 
     /// How the document `name` is named in messages.
     public func label(_ name: String) -> String { "\(folder.lastPathComponent)/\(name).json" }

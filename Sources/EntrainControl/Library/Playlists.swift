@@ -114,8 +114,9 @@ public struct Playlists: Sendable {
             switch item.kind {
             case .preset:
                 // Every family's values but the master section (fades and ceiling belong to the
-                // run): the engine's over the defaults, the others as the stage's "set" block.
-                let loaded = try presets.changes(item.name).filter { Presets.appliesOnLoad($0.address) }
+                // run) and the MIDI bindings (the performer's, not a step's): the engine's over
+                // the defaults, the others as the stage's "set" block.
+                let loaded = try presets.changes(item.name).filter { Presets.appliesOnLoad($0.address) && !$0.address.hasPrefix(MIDIFamily.prefix) }
                 let values = try EngineFamily.fold(loaded, into: table.defaults)
                 let changes = table.entries.filter { Presets.appliesOnLoad($0.descriptor.address) && !StandardAddresses.isTransient($0.descriptor.address) }
                     .map { ($0.descriptor.address, values[$0.index]) }

@@ -1,35 +1,66 @@
 import EntrainAddressSpace
 
-/// Control changes bound to addresses: `1:7=/entrain/volume,10:20=/led/level` (MIDI channel
-/// 1–16, controller 0–127, any settable ranged number, toggle or choice that `MappingTargets`
-/// allows). The controller's 0…127 moves the address like a fader over its range.
+/// Controllers and notes bound to addresses: `1:7=/entrain/volume,10:note36=/panic,10:note38=/haptic/pattern
+/// heartbeat` (MIDI channel 1–16, controller or note 0–127, any target `MappingTargets` allows). A
+/// controller's 0…127 moves a value like a fader over its range; a note's velocity sets it. Bound
+/// to a command, either is a button; a command that takes a name is pressed with the name the
+/// binding gives.
 public struct MIDIControlMap: Sendable, Equatable, CustomStringConvertible {
-    public struct Key: Hashable, Sendable, Comparable {
+    public struct Key: Hashable, Sendable, Comparable, CustomStringConvertible {
         /// 0…15.
         public var channel: Int
-        public var controller: Int
-        public static func < (a: Key, b: Key) -> Bool { (a.channel, a.controller) < (b.channel, b.controller) }
+        /// The controller, note or program, 0…127.
+        public var number: Int
+        public var isNote = false
+
+        public init(channel: Int, number: Int, isNote: Bool = false) {
+            self.channel = channel
+            self.number = number
+            self.isNote = isNote
+        }
+
+        /// `1:7` (a controller or a program), `10:note36` (a note, where `notes` allows).
+        init?(parsing text: String, notes: Bool) {
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let channel = Int(parts[0]), (1...16).contains(channel) else { return nil }
+            let note = notes && parts[1].hasPrefix("note")
+            guard let number = Int(note ? String(parts[1].dropFirst(4)) : parts[1]), (0...127).contains(number) else { return nil }
+            self.init(channel: channel - 1, number: number, isNote: note)
+        }
+
+        public var description: String { "\(channel + 1):\(isNote ? "note" : "")\(number)" }
+        public static func < (a: Key, b: Key) -> Bool { (a.channel, a.isNote ? 1 : 0, a.number) < (b.channel, b.isNote ? 1 : 0, b.number) }
     }
 
-    public var bindings: [Key: String] = [:]
+    /// What a binding drives: an address, and for a command that takes a name, that name.
+    public struct Target: Hashable, Sendable, CustomStringConvertible {
+        public var address: String
+        public var argument: String?
+
+        /// `/panic`, `/haptic/pattern heartbeat` (the name is all after the first space).
+        public init(parsing text: String) {
+            let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
+            address = parts.first ?? ""
+            argument = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
+        }
+
+        public var description: String { argument.map { "\(address) \($0)" } ?? address }
+    }
+
+    public var bindings: [Key: Target] = [:]
 
     public init() {}
 
     public init(parsing text: String) throws(ControlError) {
-        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if items == ["none"] { return }
-        for item in items {
-            let sides = item.split(separator: "=", maxSplits: 1).map(String.init)
-            let numbers = sides.first?.split(separator: ":").compactMap { Int($0) } ?? []
-            guard sides.count == 2, numbers.count == 2, (1...16).contains(numbers[0]), (0...127).contains(numbers[1]),
-                  sides[1].hasPrefix("/") else {
-                throw ControlError(MIDIFamily.prefix + "map", "'\(item)' is not CHANNEL:CONTROLLER=/address (channel 1-16, controller 0-127)")
+        for (key, target) in try MIDIBindingList.parse(text, at: MIDIFamily.prefix + "map", notes: true,
+                                                        shape: "CHANNEL:CONTROLLER=/address or CHANNEL:noteNOTE=/address (channel 1-16, controller or note 0-127)") {
+            let bound = Target(parsing: target)
+            guard bound.address.hasPrefix("/") else {
+                throw ControlError(MIDIFamily.prefix + "map", "'\(key)=\(target)' does not name an /address")
             }
-            bindings[Key(channel: numbers[0] - 1, controller: numbers[1])] = sides[1]
+            bindings[key] = bound
         }
     }
 
-    public var description: String {
-        bindings.isEmpty ? "none" : bindings.keys.sorted().map { "\($0.channel + 1):\($0.controller)=\(bindings[$0]!)" }.joined(separator: ",")
-    }
+    public var description: String { MIDIBindingList.text(bindings, \.description) }
 }

@@ -1,8 +1,8 @@
 import EntrainAddressSpace
 import EntrainCore
+import EntrainService
 import Foundation
 import Logging
-import Synchronization
 
 /// Takes what came in on midi_in every 2 ms (on a thread of its own) and applies it to the
 /// address space through the MIDI family: bound controllers, learning, notes, and the commands
@@ -14,8 +14,7 @@ public final class MIDIInput: @unchecked Sendable {
     private let router: OSCRouter?
     private let take: @Sendable ((MIDIInEvent) -> Void) -> Void
     private let logger: Logger
-    private let running = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let service = ServiceThread("entrain-midi-in", every: 0.002)
 
     public init(family: MIDIFamily, space: AddressSpace, router: OSCRouter? = nil, logger: Logger,
                 take: @escaping @Sendable ((MIDIInEvent) -> Void) -> Void) {
@@ -27,24 +26,14 @@ public final class MIDIInput: @unchecked Sendable {
     }
 
     public func start() {
-        guard !running.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
-            while running.load(ordering: .relaxed) {
-                var events: [MIDIInEvent] = []
-                take { events.append($0) }
-                for event in events { apply(event) }
-                usleep(2_000)
-            }
-            finished.signal()
+        service.start { [self] _ in
+            var events: [MIDIInEvent] = []
+            take { events.append($0) }
+            for event in events { apply(event) }
         }
-        thread.name = "entrain-midi-in"
-        thread.start()
     }
 
-    public func stop() {
-        guard running.exchange(false, ordering: .relaxed) else { return }
-        finished.wait()
-    }
+    public func stop() { service.stop() }
 
     private func apply(_ event: MIDIInEvent) {
         let outcome = family.outcome(of: event)

@@ -9,19 +9,11 @@ public struct MIDIProgramMap: Sendable, Equatable, CustomStringConvertible {
     public init() {}
 
     public init(parsing text: String) throws(ControlError) {
-        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if items == ["none"] { return }
-        for item in items {
-            let sides = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let numbers = sides.first?.split(separator: ":").compactMap { Int($0) } ?? []
-            guard sides.count == 2, numbers.count == 2, (1...16).contains(numbers[0]), (0...127).contains(numbers[1]), !sides[1].isEmpty else {
-                throw ControlError(MIDIFamily.prefix + "programs", "'\(item)' is not CHANNEL:PROGRAM=preset (channel 1-16, program 0-127)")
-            }
-            bindings[MIDIControlMap.Key(channel: numbers[0] - 1, controller: numbers[1])] = sides[1]
+        for (key, preset) in try MIDIBindingList.parse(text, at: MIDIFamily.prefix + "programs", notes: false,
+                                                       shape: "CHANNEL:PROGRAM=preset (channel 1-16, program 0-127)") {
+            bindings[key] = preset
         }
     }
 
-    public var description: String {
-        bindings.isEmpty ? "none" : bindings.keys.sorted().map { "\($0.channel + 1):\($0.controller)=\(bindings[$0]!)" }.joined(separator: ",")
-    }
+    public var description: String { MIDIBindingList.text(bindings) { $0 } }
 }

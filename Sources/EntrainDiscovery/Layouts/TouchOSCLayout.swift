@@ -74,8 +74,8 @@ public enum TouchOSCLayout {
     static func pages(space: AddressSpace) -> [(name: String, controls: [Control])] {
         let descriptors = space.families.flatMap(\.descriptors)
         let byAddress = Dictionary(descriptors.map { ($0.address, $0) }) { first, _ in first }
-        // PANIC stands beside every page; a ping is a liveness check, not a thing to press.
-        let commands = space.families.flatMap(\.commands).filter { $0.pressable && !["/panic", "/ping"].contains($0.address) }
+        // PANIC stands beside every page (a button of its own); commands that only answer are not pressable.
+        let commands = space.families.flatMap(\.commands).filter { $0.pressable && $0.address != "/panic" }
         var show: [Control] = commands.filter { !$0.address.hasPrefix("/midi/") }.map { .command(address: $0.address) }
         show += timerMinutes.map { .constant(address: "/timer/minutes", label: "timer \($0) min", argument: $0) }
         show += showValues.compactMap { byAddress[$0].flatMap(control) }

@@ -17,6 +17,11 @@ struct OSCQueryMethod {
     var clipMode: String?
     /// The value now as a JSON scalar, for readable methods of the address space.
     var value: (() -> Any?)?
+    /// Our own attributes (`ENTRAIN_…`), read at each request: what a control needs beyond
+    /// OSCQuery's (a fader's curve, a command's arguments and the names they may take).
+    var extensions: () -> [String: Any] = { [:] }
+    /// The RANGE at each request, for a command whose arguments name stored things.
+    var liveRange: (() -> [[String: Any]])?
 
     /// A value of a family: what `/entrain/carrier` and every Kessho key become.
     init(_ descriptor: ControlDescriptor, family: any AddressFamily) {
@@ -25,11 +30,14 @@ struct OSCQueryMethod {
         let unitText = descriptor.unit.isEmpty ? "" : " (\(descriptor.unit))"
         description = descriptor.summary + unitText
         unit = Self.unit(descriptor.unit)
+        var own: [String: Any] = descriptor.personOnly ? ["ENTRAIN_PERSON_ONLY": true] : [:]
         switch descriptor.kind {
-        case .number(let bounds, _, _, _):
+        case .number(let bounds, let step, let curve, let integer):
             type = "f"
             if let bounds { range = [["MIN": bounds.lowerBound, "MAX": bounds.upperBound]] }
             clipMode = bounds == nil ? "none" : "both"
+            if curve == .logarithmic, let bounds, bounds.lowerBound > 0 { own["ENTRAIN_CURVE"] = "logarithmic" }
+            if let step { own["ENTRAIN_STEP"] = step } else if integer { own["ENTRAIN_STEP"] = 1 }
         case .toggle:
             type = "T"
         case .choice(let options, _):
@@ -42,16 +50,38 @@ struct OSCQueryMethod {
             type = "s"
             if let options { range = [["VALS": options]] }
         }
+        let fixed = own
+        extensions = { fixed }
         let address = descriptor.address
         value = { [weak family] in family?.value(of: address).map(Self.json) }
     }
 
-    /// A command: written, never read (TYPE `N` when it needs no argument).
-    init(_ command: CommandDescriptor) {
+    /// A command: written, never read (TYPE `N` when it needs no argument). Its arguments are
+    /// listed under `ENTRAIN_ARGUMENTS` (with the names a stored thing may have now, as VALS,
+    /// also in RANGE), a push button (a controller's press does it) says `ENTRAIN_BUTTON`, and a
+    /// command whose whole effect is its reply (`/ping`, the lists) `ENTRAIN_ANSWERS_ONLY`.
+    init(_ command: CommandDescriptor, space: AddressSpace) {
         path = command.address
         type = command.typeTags
         access = .write
         description = Self.plain(command.summary)
+        let arguments = command.arguments, pressable = command.pressable
+        let names = { [weak space] (argument: CommandDescriptor.Argument) -> [String]? in argument.catalog.flatMap { space?.names(in: $0) } }
+        extensions = {
+            var own: [String: Any] = ["ENTRAIN_ARGUMENTS": arguments.map { argument -> [String: Any] in
+                var entry: [String: Any] = ["TYPE": argument.tags, "NAME": argument.name, "OPTIONAL": argument.optional]
+                if let catalog = argument.catalog { entry["CATALOG"] = catalog.name }
+                if let vals = names(argument) { entry["VALS"] = vals }
+                return entry
+            }]
+            if pressable { own["ENTRAIN_BUTTON"] = true }
+            if command.personOnly { own["ENTRAIN_PERSON_ONLY"] = true }
+            if command.answersOnly { own["ENTRAIN_ANSWERS_ONLY"] = true }
+            return own
+        }
+        if arguments.contains(where: { $0.catalog != nil && !$0.optional }) {
+            liveRange = { arguments.filter { !$0.optional }.map { names($0).map { ["VALS": $0] } ?? [:] } }
+        }
     }
 
     /// Something entrain sends: read, and nothing to read until it is sent.

@@ -21,7 +21,7 @@ struct OSCQueryTree {
         }
         // Values first: a command or a published address of the same path does not replace them.
         for family in families {
-            for command in family.commands where !paths.contains(command.address) { insert(OSCQueryMethod(command)) }
+            for command in family.commands where !paths.contains(command.address) { insert(OSCQueryMethod(command, space: space)) }
             for item in family.published {
                 for (path, type) in item.addresses where !paths.contains(path) { insert(OSCQueryMethod(published: path, type: type, item.arguments)) }
             }
@@ -97,7 +97,8 @@ struct OSCQueryTree {
             }
             out["DESCRIPTION"] = method.description
             if let type = method.type { out["TYPE"] = type }
-            if let range = method.range { out["RANGE"] = range }
+            if let range = method.liveRange?() ?? method.range { out["RANGE"] = range }
+            out.merge(method.extensions()) { $1 }
             if let unit = method.unit { out["UNIT"] = [unit] }
             if let clip = method.clipMode { out["CLIPMODE"] = [clip] }
             if let value, aside {

@@ -3,6 +3,7 @@ import EntrainControl
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HTTPTypes
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -150,7 +151,10 @@ public final class DiscoveryServer: Sendable {
         if path.hasPrefix("/ui/") {
             let name = path == "/ui/" ? "index.html" : String(path.dropFirst(4))
             guard let file = ControlPage.files[name] else { return Self.text(.notFound, "no such file\n") }
-            return Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "no-store"],
+            // Never inside another site's frame: framed, the page's WebSocket has our own origin,
+            // and a page laid over it could steer clicks onto Resume, Play or Load.
+            return Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "no-store",
+                                                   Self.framePolicy: "frame-ancestors 'none'", Self.frameOptions: "DENY"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
         let query = request.uri.query ?? ""
@@ -194,6 +198,9 @@ public final class DiscoveryServer: Sendable {
         Response(status: .ok, headers: [.contentType: "application/json"],
                  body: ResponseBody(byteBuffer: ByteBuffer(bytes: OSCQueryTree.encode(object))))
     }
+
+    static let framePolicy = HTTPField.Name("Content-Security-Policy")!
+    static let frameOptions = HTTPField.Name("X-Frame-Options")!
 
     private static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

@@ -5,13 +5,13 @@ extension Engine {
     /// The insert commands, on their frame inside `render` (plain stores: no plugin code runs here).
     @inline(__always)
     mutating func applyInsert(_ command: Command) {
-        switch command.kind {
-        case .insertChain: inserts.receive(bus: Int(command.parameter), chain: command.pointer(InsertChain.self))
-        case .insertControl:
-            guard let slot = command.pointer(InsertSlot.self) else { return }
-            slot.pointee.controls[Int(command.parameter)] = Float(bitPattern: UInt32(bitPattern: command.glideFrames))
-        case .insertHeard:
-            command.pointer(InsertSlot.self)?.pointee.heard(command.parameter == 1, frames: Int(command.glideFrames))
+        switch command.action {
+        case .insertChain(let bus, let chain):
+            inserts.receive(bus: Int(bus), chain: chain?.assumingMemoryBound(to: InsertChain.self))
+        case .insertControl(let slot, let port, let value):
+            slot.assumingMemoryBound(to: InsertSlot.self).pointee.controls[Int(port)] = value
+        case .insertHeard(let slot, let heard, let fadeFrames):
+            slot.assumingMemoryBound(to: InsertSlot.self).pointee.heard(heard, frames: Int(fadeFrames))
         default: break
         }
     }

@@ -64,30 +64,18 @@ struct InsertRack {
 typealias RetiredChainRing = SPSCRing<UInt>
 
 extension Command {
-    /// A pointer carried in a command's value (exact: addresses fit in a Double's 53 bits).
-    static func address(_ pointer: UnsafeMutableRawPointer?) -> Double {
-        Double(UInt(bitPattern: pointer))
-    }
-
-    @inline(__always)
-    func pointer<T>(_ type: T.Type) -> UnsafeMutablePointer<T>? {
-        UnsafeMutablePointer(bitPattern: UInt(value))
-    }
-
     /// Replace bus `bus`'s insert chain (nil: none) at the next chunk.
     public static func insertChain(_ bus: InsertBus, _ chain: UnsafeMutablePointer<InsertChain>?, at frame: Int64 = Command.now) -> Command {
-        Command(frame: frame, kind: .insertChain, parameter: bus.rawValue, value: address(chain.map(UnsafeMutableRawPointer.init)))
+        Command(frame: frame, .insertChain(bus: UInt8(bus.rawValue), chain: chain.map(UnsafeMutableRawPointer.init)))
     }
 
     /// Set control port `port` of `slot` to `value` on `frame` (the plugin sees it from its next run).
     public static func insertControl(_ slot: UnsafeMutablePointer<InsertSlot>, port: Int, to value: Float, at frame: Int64 = Command.now) -> Command {
-        Command(frame: frame, kind: .insertControl, parameter: port, value: address(UnsafeMutableRawPointer(slot)),
-                glideFrames: Int(Int32(bitPattern: value.bitPattern)))
+        Command(frame: frame, .insertControl(slot: UnsafeMutableRawPointer(slot), port: UInt16(port), value: value))
     }
 
     /// Hear `slot` (or bypass it) through a linear crossfade of `frames`.
     public static func insertHeard(_ slot: UnsafeMutablePointer<InsertSlot>, _ heard: Bool, fadeFrames: Int, at frame: Int64 = Command.now) -> Command {
-        Command(frame: frame, kind: .insertHeard, parameter: heard ? 1 : 0, value: address(UnsafeMutableRawPointer(slot)),
-                glideFrames: fadeFrames)
+        Command(frame: frame, .insertHeard(slot: UnsafeMutableRawPointer(slot), heard: heard, fadeFrames: Int32(clamping: fadeFrames)))
     }
 }

@@ -27,8 +27,14 @@ struct LinkProcess: ~Copyable {
     var midi = Beats()
     var tempo = 0.0
     var framesPerBeat = 0.0
-    /// Leading: the tempo committed (smoothed towards the detected one); 0 = not leading yet.
+    /// Leading: the tempo committed (a line through the last beats heard); 0 = not leading yet.
     var ledTempo = 0.0
+    var ledBeats = BeatLineFit()
+    /// Leading: the latest onset heard and the latest beat (JACK µs), and how far from that beat
+    /// the onset that stands for it was (infinity: none yet).
+    var lastOnset = -Double.infinity
+    var lastBeatHeard = -Double.infinity
+    var lastBeatOnsetDistance = Double.infinity
 
     struct Beats {
         var frames = InlineArray<8, Int64>(repeating: 0)
@@ -36,7 +42,6 @@ struct LinkProcess: ~Copyable {
         var count = 0
     }
 
-    static let tempoSmoothing = 0.25
     static let phaseSmoothing = 0.5
 
     var currentMode: Mode { Mode(rawValue: mode.load(ordering: .relaxed)) ?? .off }
@@ -84,29 +89,55 @@ struct LinkProcess: ~Copyable {
     }
 
     /// Leading: each beat found on beat_in this period (confident, with a tempo) moves the session
-    /// towards it: the tempo smoothed, the beat's time pulled half-way onto a whole session beat.
+    /// towards the line through the last beats heard (`BeatLineFit`): its tempo, and its time
+    /// pulled half-way onto a whole session beat. A beat is placed where the onset nearest to it
+    /// was heard (within an eighth of a beat, 60 ms at most), else where the tracker put it: the
+    /// tracker predicts, and a cycle lost to an xrun leaves its prediction a period late until it
+    /// re-phases, while an onset is stamped where it was heard. Times are wall-clock, so a lost
+    /// cycle moves one beat by a period at most, not the tempo.
     /// `inputLatency`: frames between the sound reaching the system and beat_in (capture latency).
     mutating func lead(_ client: OpaquePointer, _ engine: UnsafeMutablePointer<Engine>, start: Int64, frames: Int,
                        inputLatency: Int) {
-        guard let session, currentMode == .lead else { ledTempo = 0; return }
+        guard let session, currentMode == .lead else {
+            ledTempo = 0
+            ledBeats.reset()
+            return
+        }
         var cycleFrames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
         var periodMicros: Float = 0
         guard jack_get_cycle_times(client, &cycleFrames, &current, &next, &periodMicros) == 0, periodMicros > 0 else { return }
         let microsPerFrame = Double(periodMicros) / Double(frames)
         for k in 0..<Engine.beatEventCount(engine) {
             let event = Engine.beatEvent(engine, k)
-            guard event.kind == .beat, event.bpm > 0, event.strength >= Self.minimumConfidence else { continue }
+            let heard = Double(current) + Double(event.frame - start - Int64(inputLatency)) * microsPerFrame
+            if event.kind == .onset {
+                lastOnset = heard
+                let distance = abs(heard - lastBeatHeard)
+                if ledTempo > 0, distance < Self.onsetWindow(ledTempo), distance < lastBeatOnsetDistance {
+                    ledBeats.moveLast(to: heard)
+                    lastBeatOnsetDistance = distance
+                }
+                continue
+            }
+            guard event.bpm > 0, event.strength >= Self.minimumConfidence else { continue }
+            lastBeatHeard = heard
+            lastBeatOnsetDistance = abs(lastOnset - heard)
+            let onTime = lastBeatOnsetDistance < Self.onsetWindow(Double(event.bpm))
+            if !onTime { lastBeatOnsetDistance = .infinity }
+            let line = ledBeats.add(time: onTime ? lastOnset : heard, bpm: Double(event.bpm))
             let now = Int64(jack_get_time())
-            let heard = Int64(current) + Int64((Double(event.frame - start - Int64(inputLatency)) * microsPerFrame).rounded())
+            let at = Int64(line.time.rounded())
             var moment = entrain_link_moment()
-            entrain_link_audio_moment(session, heard, now, quantum, &moment)
-            let first = ledTempo == 0
-            ledTempo = first ? Double(event.bpm) : ledTempo + Self.tempoSmoothing * (Double(event.bpm) - ledTempo)
-            let pull = first ? 1 : Self.phaseSmoothing
+            entrain_link_audio_moment(session, at, now, quantum, &moment)
+            let pull = ledTempo == 0 ? 1 : Self.phaseSmoothing
+            ledTempo = line.bpm
             let beat = moment.beat + pull * (moment.beat.rounded() - moment.beat)
-            entrain_link_audio_lead(session, ledTempo, beat, heard, now, quantum)
+            entrain_link_audio_lead(session, ledTempo, beat, at, now, quantum)
         }
     }
+
+    /// How far from a beat (µs) an onset may be heard and still stand for it.
+    static func onsetWindow(_ bpm: Double) -> Double { min(60e6 / bpm / 8, 60_000) }
 
     /// The beat tracker's confidence below which its beat does not lead (as the ambient engine).
     static let minimumConfidence: Float = 0.2

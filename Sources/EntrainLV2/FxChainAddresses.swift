@@ -2,9 +2,10 @@ import EntrainAddressSpace
 import EntrainEngine
 
 /// The one address of each bus's insert chain that exists before any plugin is loaded:
-/// `/fx/BUS/chain`, the whole chain as text. Declared here, below the LV2 host, so files (presets,
-/// the last-used settings, session stages) and `--set` are checked against it like any other
-/// standard address; the hosted-plugin family answers it at run time.
+/// `/fx/BUS/chain`, the whole chain as text. Declared with the LV2 host, which sits below the
+/// control surfaces, so files (presets, the last-used settings, session stages) and `--set` are
+/// checked against it like any other standard address; the hosted-plugin family answers it at
+/// run time.
 public enum FxChainAddresses {
     public static let prefix = "/fx/"
 

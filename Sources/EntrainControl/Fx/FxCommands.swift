@@ -1,10 +1,11 @@
 import EntrainAddressSpace
-import EntrainControl
 import EntrainEngine
+import EntrainLV2
 
 /// `/fx/BUS/add s:URI` (reply: `/fx/BUS/add i:slot s:URI`), `/fx/BUS/remove i` and
-/// `/fx/BUS/move i i`: the chain-changing commands beside the family's values (declared with
-/// the chain's address, `FxChainAddresses.commands`; handled here).
+/// `/fx/BUS/move i i`: the chain-changing commands of the hosted-plugin family, declared in the
+/// LV2 module with the chain's address (`FxChainAddresses.commands`) and bound here to the
+/// command contract (the LV2 module sits below the control surfaces and knows no OSC).
 public struct FxCommands: CommandSource {
     let chains: InsertChains
 
