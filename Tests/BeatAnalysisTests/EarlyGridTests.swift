@@ -41,9 +41,9 @@ final class EarlyGridTests: XCTestCase {
             var highest: Float = 0
             for n in 0..<1500 {
                 tracker.frame(value(n), end: Int64(256 * (n + 1)), sounding: true)
-                if n > 750 { highest = max(highest, tracker.confidence) }
+                if n > 750 { highest = max(highest, tracker.gridConfidence) }
             }
-            return (tracker.confidence, highest)
+            return (tracker.gridConfidence, highest)
         }
         // 187.5 analysis frames a second: 120 BPM is a click every 93.75 frames.
         let clicks: (Int) -> Double = { n in (n * 4) % 375 < 4 ? 1 : 0.02 }

@@ -50,6 +50,11 @@ struct BeatFilterTracker {
     private var lastDecided: Int64 = .min / 2
     private var lastPhase = 0.0
 
+    /// The grid's contrast mapped into 0…1: what beats start going out on.
+    private(set) var gridConfidence: Float = 0
+    /// Published with each beat: the grid's contrast times the share of its last four beats an
+    /// onset came near (a break's held chords stand out of its quiet as well as drums do, but
+    /// leave most beats unsounded: there the beats go on, their confidence down).
     private(set) var confidence: Float = 0
     private(set) var publishing = false
     var minimumConfidence: Float = 0.6
@@ -108,6 +113,8 @@ struct BeatFilterTracker {
 
     mutating func onset(frame: Int64) {
         lastOnset = frame
+        onsetFrames[onsetCount % Self.onsetCapacity] = frame
+        onsetCount += 1
         let offset = frame - lastDecided, window = Int64(0.025 * sampleRate)
         guard corrected != lastDecided, offset >= -window, offset <= window else { return }
         corrected = lastDecided
@@ -117,6 +124,21 @@ struct BeatFilterTracker {
         correctionFrames = Int64(stampCorrection + (stampCorrection < 0 ? -0.5 : 0.5))
     }
     private var correctionFrames: Int64 = 0
+
+    /// The last onsets' engine frames, as a ring.
+    private var onsetFrames = InlineArray<64, Int64>(repeating: .min / 2)
+    private var onsetCount = 0
+    static var onsetCapacity: Int { 64 }
+
+    /// Whether an onset came within 50 ms of engine frame `frame`.
+    private func onsetNear(_ frame: Int64) -> Bool {
+        let window = Int64(0.05 * sampleRate)
+        for i in 0..<Self.onsetCapacity {
+            let d = onsetFrames[i] - frame
+            if d > -window && d < window { return true }
+        }
+        return false
+    }
 
     /// One analysis frame: its raw activation (≥ 0), the engine frame just past it, and whether
     /// the input sounded in it.
@@ -189,6 +211,7 @@ struct BeatFilterTracker {
         lastSound -= shift
         lastAudible -= shift
         lastOnset -= shift
+        for i in 0..<Self.onsetCapacity { onsetFrames[i] -= shift }
     }
 
     /// Judges the grid the filter holds now, two frames after one of its beats went by (its
@@ -222,7 +245,11 @@ struct BeatFilterTracker {
         judgeLevel(beatFrame: beatFrame, interval: interval)
         gridHeard = heard && mean > 0
         let contrast = mean > 0 ? peakSum / Double(Self.judgedBeats) / mean : 0
-        confidence = contrast > 1.5 ? Float(1 - 1.5 / contrast) : 0
+        gridConfidence = contrast > 1.5 ? Float(1 - 1.5 / contrast) : 0
+        var sounded = 0
+        // The four beats before this one: their onsets are in (this one's may still be coming).
+        for k in 1...Self.judgedBeats where onsetNear(lastDecided - Int64(k) * period) { sounded += 1 }
+        confidence = gridConfidence * Float(sounded) / Float(Self.judgedBeats)
         // Heard: its peak above the mean, or an onset within 50 ms of it (a click the grid's
         // five frames just missed: without this click-070 lost a beat).
         let near = lastOnset - lastDecided
@@ -318,7 +345,7 @@ struct BeatFilterTracker {
             let sounding = Double(latestEnd - lastSound) < 1.5 * beats
                 && (lastBeatHeard || Double(latestEnd - lastAudible) < 0.75 * beats)
             let onsetsGoing = Double(latestEnd - lastOnset) < 16 * beats
-            if !publishing && sounding && confidence >= minimumConfidence && gridHeard { publishing = true }
+            if !publishing && sounding && gridConfidence >= minimumConfidence && gridHeard { publishing = true }
             if publishing && (!sounding || !onsetsGoing) { publishing = false }
             if publishing { return Beat(frame: frame, confidence: confidence, period: Int(publishedPeriod)) }
         }
