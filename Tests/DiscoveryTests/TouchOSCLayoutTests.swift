@@ -25,7 +25,7 @@ final class TouchOSCLayoutTests: XCTestCase {
             guard let argument = message.arguments.first else { continue }
             if !message.send {  // a readout: fed back, never sent
                 XCTAssertEqual(message.type, "LABEL", path)
-                XCTAssertTrue(space.lookup(path)?.descriptor.readOnly == true || TouchOSCLayout.publishedReadouts.contains(path),
+                XCTAssertTrue(space.lookup(path)?.descriptor.readOnly == true || ShowSurface.published.contains(path),
                               "\(path): a readout shows a published address")
                 continue
             }

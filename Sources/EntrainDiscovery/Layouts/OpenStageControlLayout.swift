@@ -1,26 +1,27 @@
 import EntrainAddressSpace
 import Foundation
 
-/// An Open Stage Control session (its JSON session format) made from the address space: a tab
-/// per family group (`/entrain`, `/master`, `/led`, … `/ambient`), a fader, toggle or menu per
-/// value with its range, a push button per button-like command, and a panic button at the top of
-/// every tab. Open Stage Control updates a widget from any OSC message on its address, so
-/// feedback needs only a subscription: the root's script sends `/osc/subscribe` on load and every 20 s.
+/// An Open Stage Control session (its JSON session format) made from the address space: a show
+/// tab first (the push-button commands, the timer's presets, the show's values, readouts, and a
+/// name field per loader: `/preset/load`, `/session/load`, …), then a tab per family group
+/// (`/entrain`, `/master`, `/led`, … `/ambient`) with a fader, toggle or menu per value with its
+/// range, and a panic button at the top of every tab. Open Stage Control updates a widget from
+/// any OSC message on its address, so feedback and readouts need only a subscription: the root's
+/// script sends `/osc/subscribe` on load and every 20 s.
 public enum OpenStageControlLayout {
     public static let panicColor = "#e5484d"
 
     public static func session(space: AddressSpace, name: String = "entrain") -> [String: Any] {
         var groups: [(name: String, widgets: [[String: Any]])] = []
         for family in space.families {
-            for descriptor in family.descriptors where !descriptor.readOnly {
+            // Arming the strobe is not a controller's widget: the page and the command line ask for it.
+            for descriptor in family.descriptors where !descriptor.readOnly && !descriptor.personOnly {
                 let group = String(descriptor.address.split(separator: "/").first ?? "")
                 let widget = self.widget(descriptor)
                 if let index = groups.firstIndex(where: { $0.name == group }) { groups[index].widgets.append(widget) } else { groups.append((group, [widget])) }
             }
         }
-        // Every push-button command (press 1, release 0) beside PANIC: resume, the session transport, …
-        let buttons = space.families.flatMap(\.commands).filter { $0.trigger == .button && !$0.personOnly }.map(button)
-        var tabs: [[String: Any]] = [tab("main", "Main", [panic()] + buttons)]
+        var tabs: [[String: Any]] = [tab("show", "Show", [panic()] + show(space))]
         for group in groups {
             tabs.append(tab(group.name, "/" + group.name, [panic(id: "panic-\(group.name)")] + group.widgets))
         }
@@ -70,6 +71,37 @@ public enum OpenStageControlLayout {
             }
         }
         return widget
+    }
+
+    /// The show tab: every push-button command (press 1, release 0: resume, the session
+    /// transport, …), the timer's presets (a tap sends the minutes, nothing on release), the
+    /// show's values, its readouts (text fed by the subscription) and a name field per loader.
+    static func show(_ space: AddressSpace) -> [[String: Any]] {
+        let buttons = space.families.flatMap(\.commands).filter { $0.trigger == .button && !$0.personOnly }.map(button)
+        let timer = ShowSurface.timerMinutes.map { minutes in
+            var widget = button("timer-\(minutes)", "Timer \(minutes) min", "/timer/minutes")
+            widget["mode"] = "tap"
+            widget["on"] = Double(minutes) ?? 0
+            return widget
+        }
+        let descriptors = space.families.flatMap(\.descriptors)
+        let values = ShowSurface.values.compactMap { address in descriptors.first { $0.address == address && !$0.readOnly && !$0.personOnly } }
+            .map { descriptor in
+                var widget = self.widget(descriptor)
+                widget["id"] = "show-\(widget["id"] ?? "")"
+                return widget
+            }
+        let watched = ShowSurface.readouts.filter { address in descriptors.contains { $0.address == address && $0.readOnly } } + ShowSurface.published
+        let readouts: [[String: Any]] = watched.map { address in
+            ["type": "text", "id": "readout" + address.replacingOccurrences(of: "/", with: "_"), "label": address,
+             "address": address, "preArgs": [], "target": [], "value": "–"]
+        }
+        let loaders: [[String: Any]] = ShowSurface.loaders(space).map { command in
+            ["type": "input", "id": "load" + command.address.replacingOccurrences(of: "/", with: "_"),
+             "label": command.address.split(separator: "/").joined(separator: " ") + " (name)",
+             "address": command.address, "preArgs": [], "target": [], "html": command.summary]
+        }
+        return buttons + timer + values + readouts + loaders
     }
 
     static func tab(_ id: String, _ label: String, _ widgets: [[String: Any]]) -> [String: Any] {

@@ -20,12 +20,6 @@ public enum TouchOSCLayout {
         case readout(address: String, unit: String)
     }
 
-    /// The show page's values and readouts, where the space has them.
-    static let showValues = ["/entrain/volume", "/ambient/masterVolume", "/entrain/mode", "/entrain/carrier", "/entrain/beat", "/link/tempo"]
-    static let showReadouts = ["/hrv/hr", "/hrv/breath", "/hrv/coherence", "/link/peers"]
-    /// Published messages (not values of the space) a show wants to see: sent to subscribers.
-    public static let publishedReadouts = ["/beat/bpm", "/beat/confidence", "/session/state", "/session/remaining", "/timer/remaining"]
-    static let timerMinutes = ["10", "20", "30", "60"]
     /// At most this many options become buttons; more share a fader on `/norm` in equal bands.
     static let choiceButtons = 6
 
@@ -77,10 +71,10 @@ public enum TouchOSCLayout {
         // PANIC stands beside every page (a button of its own); commands that only answer are not pressable.
         let commands = space.families.flatMap(\.commands).filter { $0.pressable && $0.address != "/panic" }
         var show: [Control] = commands.filter { !$0.address.hasPrefix("/midi/") }.map { .command(address: $0.address) }
-        show += timerMinutes.map { .constant(address: "/timer/minutes", label: "timer \($0) min", argument: $0) }
-        show += showValues.compactMap { byAddress[$0].flatMap(control) }
-        show += showReadouts.compactMap { byAddress[$0].flatMap { $0.readOnly ? .readout(address: $0.address, unit: $0.unit) : nil } }
-        show += publishedReadouts.map { .readout(address: $0, unit: "") }
+        show += ShowSurface.timerMinutes.map { .constant(address: "/timer/minutes", label: "timer \($0) min", argument: $0) }
+        show += ShowSurface.values.compactMap { byAddress[$0].flatMap(control) }
+        show += ShowSurface.readouts.compactMap { byAddress[$0].flatMap { $0.readOnly ? .readout(address: $0.address, unit: $0.unit) : nil } }
+        show += ShowSurface.published.map { .readout(address: $0, unit: "") }
 
         var groups: [(name: String, controls: [Control])] = []
         func add(_ group: String, _ control: Control) {
