@@ -75,9 +75,9 @@ final class TransportLiveTests: LiveClientTestCase {
     }
 
     /// As timebase master its beats start on the detected beats: a client reading the position
-    /// with jack_transport_query every cycle sees tick 0 on the beats the MIDI clock marks (the
-    /// detected ones), with the count never going back, although the transport began rolling
-    /// before the tracker had locked.
+    /// with jack_transport_query every cycle sees tick 0 on the drums' beats (within 10 ms), with
+    /// the count never going back, although the transport began rolling before the tracker had
+    /// locked; how far the MIDI clock's beats are from the ticks is printed.
     /// A phase step of a period (an xrun on beat_in) is caught up by the MIDI clock at about
     /// 0.1 % a beat, so a take with xruns that misses is taken again (judgeThroughXruns).
     func testAsTimebaseMasterItsBeatsStartOnTheDetectedBeats() throws {
@@ -119,11 +119,9 @@ final class TransportLiveTests: LiveClientTestCase {
         let wraps = zip(positions, positions.dropFirst()).filter { Int($1.beats) > Int($0.beats) }
             .map { $0.1.beatStart(sampleRate: rate) }.filter { $0 > from && $0 < to }
         XCTAssertGreaterThan(wraps.count, 15)
-        // The detected beats: the MIDI clock's beat notes where it runs on them (beats before and
-        // after of the tempo's length; while it glides onto them they are 5 % longer or shorter).
-        // It also catches up a phase step of a period (which an xrun on beat_in gives the tracker,
-        // and the timebase takes at once) at about 0.1 % a beat, too little to tell: so the ticks
-        // are judged on most beats, not every one.
+        // The MIDI clock's beat notes where it runs steadily on the detected beats (beats before and
+        // after of the tempo's length; while it glides onto them they are 5 % longer or shorter),
+        // to print how far they are from the ticks.
         let notes = midi.events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 && $0.bytes[2] > 0 }.map { Double($0.frame) }
         let gaps = zip(notes, notes.dropFirst()).map { $1 - $0 }
         let median = gaps.sorted()[gaps.count / 2]
@@ -138,11 +136,14 @@ final class TransportLiveTests: LiveClientTestCase {
         let offAnnotated = wraps.map { w in annotated.map { abs($0 - w) }.min() ?? .infinity }
         // A tick is 1/1920 beat (17 frames at 90 BPM): the position says where a beat began to the tick.
         let sortedOff = offDetected.sorted()
-        XCTAssertLessThan(offAnnotated.max()! / rate, 0.02, "and so on the drums' beats: \(offAnnotated)")
         print(String(format: "timebase master: tick 0 within %.2f ms of the detected beats (median %.2f ms; %.2f ms of the annotated) over %d beats, %d xrun(s)",
                      offDetected.max()! / rate * 1000, sortedOff[sortedOff.count / 2] / rate * 1000, offAnnotated.max()! / rate * 1000, detected.count, xruns))
-        if sortedOff[sortedOff.count / 2] / rate >= 0.001 { return ("tick 0 off the detected beats (median): \(offDetected)", xruns) }
-        if sortedOff[sortedOff.count * 4 / 5] / rate >= 0.003 { return ("tick 0 off the detected beats (4 in 5): \(offDetected)", xruns) }
+        // Judged on the drums themselves: every tick 0 within 10 ms of a beat the drums played. Not
+        // on the MIDI clock's beats: where the tracker moves its phase by a few ms, the timebase
+        // takes the move at once and the clock glides onto it at 0.1 % a beat, so the two differ
+        // for up to twenty beats (seen: 6.9 ms over ten beats, 16.9 ms over nineteen, no xrun; the
+        // clock is the one off the drums then, a known weakness). Printed above, not judged.
+        if offAnnotated.max()! / rate >= 0.01 { return ("tick 0 off the drums' beats: \(offAnnotated)", xruns) }
         return (nil, xruns)
     }
 }
