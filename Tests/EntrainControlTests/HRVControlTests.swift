@@ -54,6 +54,7 @@ final class HRVControlTests: XCTestCase {
             try pacer(true)
             if round % 2 == 0 { try waitFor("the pacer to move a target", timeout: 5, interval: 0.001) { try space.value(of: "/haptic/intensity") != .number(0.7) } }
             try pacer(false)
+            // Not a wait: a varied gap (0–0.8 ms) so the off-and-on-again lands at different points of the pacer's turn.
             if round % 3 == 0 { usleep(UInt32(round % 5) * 200) }
             try pacer(true)
             try pacer(false)
@@ -61,7 +62,8 @@ final class HRVControlTests: XCTestCase {
         try waitFor("the targets given back", timeout: 5) {
             try space.value(of: "/haptic/intensity") == .number(0.7) && space.value(of: "/led/manual") == .number(0.4)
         }
-        usleep(100_000)  // and they stay there: no thread left pacing
+        // And they stay there: no pacer thread is left to move them again.
+        try waitFor("the pacer's thread gone", timeout: 5) { !ServiceThreadTests.threadNames().contains("entrain-pacer") }
         XCTAssertEqual(try space.value(of: "/haptic/intensity"), .number(0.7))
         XCTAssertEqual(try space.value(of: "/led/manual"), .number(0.4))
     }

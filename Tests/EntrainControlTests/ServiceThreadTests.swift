@@ -37,7 +37,7 @@ final class ServiceThreadTests: XCTestCase {
         let inTurn = Atomic<Bool>(false), finished = Atomic<Bool>(false)
         service.start { _ in
             inTurn.store(true, ordering: .relaxed)
-            usleep(200_000)
+            usleep(200_000)  // a long turn (the work itself, not a wait for the test): both stops must outlast it
             finished.store(true, ordering: .relaxed)
         }
         try waitFor("the turn to start") { inTurn.load(ordering: .relaxed) }

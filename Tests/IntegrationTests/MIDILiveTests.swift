@@ -152,11 +152,18 @@ final class MIDILiveTests: LiveClientTestCase {
         let continueAt = events.firstIndex { $0.bytes == [0xFB] }
         XCTAssertNotNil(next, "a clock on the Continue's frame")
         if let next, let continueAt { XCTAssertGreaterThan(next, continueAt, "the clock after the Continue") }
-        // The early listener heard the Start and every beat since: the position is that count.
+        // The early listener heard the Start (or, connected after the first beat itself, a Song
+        // Position) and every beat since: the late one's position is that, plus those beats.
         let all = early.events
-        let start = try XCTUnwrap(all.first { $0.bytes == [0xFA] }?.frame)
-        let beatsBefore = all.filter(beatNote).filter { $0.frame >= start && $0.frame < resume.frame }.count
-        XCTAssertEqual(Int(position.bytes[1]) | Int(position.bytes[2]) << 7, beatsBefore * 4, "sixteenths since the Start")
+        let base: (frame: UInt32, sixteenths: Int)
+        if let start = all.first(where: { $0.bytes == [0xFA] }) {
+            base = (start.frame, 0)
+        } else {
+            let heard = try XCTUnwrap(all.first { $0.bytes.count == 3 && $0.bytes[0] == 0xF2 }, "the early listener heard a Start or a Song Position")
+            base = (heard.frame, Int(heard.bytes[1]) | Int(heard.bytes[2]) << 7)
+        }
+        let beatsBefore = all.filter(beatNote).filter { $0.frame >= base.frame && $0.frame < resume.frame }.count
+        XCTAssertEqual(Int(position.bytes[1]) | Int(position.bytes[2]) << 7, base.sixteenths + beatsBefore * 4, "sixteenths since the Start")
         XCTAssertFalse(all.contains { $0.bytes == [0xFC] }, "no Stop on the way")
     }
 

@@ -126,21 +126,19 @@ public final class ChromiumDevTools {
     /// something else fails, naming what is there.
     public func press(_ selector: String, touch: Bool) throws {
         let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [selector]), as: UTF8.self).dropFirst().dropLast()
-        var b = try box(of: selector)
-        var x = b.x + b.width / 2, y = b.y + b.height / 2
-        let deadline = Date().addingTimeInterval(5)
-        while true {
-            let hit = try evaluate("""
-                (() => { const e = document.querySelector(\(quoted)), h = document.elementFromPoint(\(x), \(y));
-                         return h && (h === e || e.contains(h)) ? "" : (h ? h.outerHTML.slice(0, 120) : "nothing") +
-                           ` at ${\(x)},${\(y)}; scrollY ${window.scrollY} of ${document.documentElement.scrollHeight}, viewport ${innerHeight}`; })()
-                """) as? String ?? "nothing"
-            if hit.isEmpty { break }
-            guard Date() < deadline else { throw Failure(description: "\(selector) is covered by \(hit)") }
-            usleep(100_000)
-            b = try box(of: selector)
-            x = b.x + b.width / 2; y = b.y + b.height / 2
+        // Where the element's centre is, once scrolled into view, and what lies there ("" when it is the element).
+        let hitTest = """
+            (() => { const e = document.querySelector(\(quoted)); if (!e) return "no such element";
+                     e.scrollIntoView({ block: "center" }); const r = e.getBoundingClientRect();
+                     const x = r.left + r.width / 2, y = r.top + r.height / 2, h = document.elementFromPoint(x, y);
+                     return h && (h === e || e.contains(h)) ? "" : (h ? h.outerHTML.slice(0, 120) : "nothing") +
+                       ` at ${x},${y}; scrollY ${window.scrollY} of ${document.documentElement.scrollHeight}, viewport ${innerHeight}`; })()
+            """
+        do { try wait(for: "\(hitTest) === ''", timeout: 5) } catch {
+            throw Failure(description: "\(selector) is covered by \((try? evaluate(hitTest)) as? String ?? "?")")
         }
+        let b = try box(of: selector)
+        let x = b.x + b.width / 2, y = b.y + b.height / 2
         if touch {
             try self.touch("touchStart", x: x, y: y)
             try self.touch("touchEnd", x: x, y: y)
