@@ -38,6 +38,8 @@ final class ServerReturnTests: XCTestCase {
             back.connections(of: "entrain:entrainment_L") == ["probe:in_1"] && back.connections(of: "entrain:ambient_R") == ["system:playback_2"]
         }
         XCTAssertEqual(back.connections(of: "entrain:ambient_L"), [], "nothing connected that was not")
+        // The ports' properties are set after the ports are registered: wait for the last of them.
+        _ = waitUntil(timeout: 5) { back.property(JACK_METADATA_PRETTY_NAME, ofPort: "entrain:beat_in") != nil }
         XCTAssertEqual(back.property(JACK_METADATA_PORT_GROUP, ofPort: "entrain:entrainment_R"), "entrainment")
         XCTAssertEqual(back.property(JACK_METADATA_SIGNAL_TYPE, ofPort: "entrain:led"), "CV")
         XCTAssertNotNil(back.property(JACK_METADATA_PRETTY_NAME, ofPort: "entrain:beat_in"))

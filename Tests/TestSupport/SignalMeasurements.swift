@@ -92,15 +92,21 @@ public enum Measure {
         func ahead(_ k: Int, _ last: Int) -> Double {
             (sin(Double(k + 1) * w) * Double(x[last]) - sin(Double(k) * w) * Double(x[last - 1])) / sin(w)
         }
-        let lost = Dictionary(losses.map { ($0.position, $0.frames) }, uniquingKeysWith: +)
-        var largest = 0.0, gap = (at: -10, frames: 0)
+        // Cycles lost back to back share a position; the client may have played any of them, so
+        // every sum of a subset of them is a length the sine may have run on through the gap.
+        var skips: [Int: Set<Int>] = [:]
+        for loss in losses {
+            let sums = skips[loss.position, default: [0]]
+            skips[loss.position] = sums.union(sums.map { $0 + loss.frames })
+        }
+        var largest = 0.0, gap = (at: -10, skips: Set<Int>())
         for n in (start + 2)..<max(start + 2, x.count) {
-            if let frames = lost[n] { gap = (n, frames) }
+            if let sums = skips[n] { gap = (n, sums) }
             if n - gap.at < 2 {
                 // The first two samples after a loss, from the last two before it.
                 guard gap.at - 2 >= start else { continue }
                 let k = n - (gap.at - 1)
-                let error = min(abs(Double(x[n]) - ahead(k + gap.frames, gap.at - 1)), abs(Double(x[n]) - ahead(k, gap.at - 1)))
+                let error = gap.skips.map { abs(Double(x[n]) - ahead(k + $0, gap.at - 1)) }.min() ?? 0
                 largest = max(largest, error)
             } else {
                 largest = max(largest, abs(Double(x[n]) - ahead(1, n - 1)))
