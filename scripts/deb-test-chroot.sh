@@ -67,10 +67,11 @@ curl -sf -o $results/oscquery.json http://127.0.0.1:19417/ || fail "no OSCQuery 
 grep -q '"FULL_PATH"' $results/oscquery.json || fail "the OSCQuery tree has no FULL_PATH"
 step "control page: $(wc -c < $results/page.html) bytes of HTML, OSCQuery tree $(wc -c < $results/oscquery.json) bytes"
 wait_for 100 sh -c 'jack_lsp | grep -q entrain:entrainment_R' || fail "no entrain ports: $(jack_lsp | tr '\n' ' ')"
+ports=$(jack_lsp | grep -c '^entrain:')  # counted while it runs
 jack_rec -f $results/live.wav -d 2 -b 16 entrain:entrainment_L entrain:entrainment_R > /dev/null 2>&1
 kill -INT $client
 wait $client || fail "entrain run exited $? on SIGINT: $(tail -5 $results/run.log)"
-step "entrain run: ports $(jack_lsp | grep -c '^entrain:') on a private jackd, 2 s recorded, SIGINT faded out and exited 0"
+step "entrain run: $ports ports on a private jackd, 2 s recorded, SIGINT faded out and exited 0"
 
 # Removing it leaves none of its files behind.
 apt purge -y entrain

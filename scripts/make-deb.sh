@@ -33,6 +33,8 @@ gzip -9n "$usr"/share/man/man[17]/*
 mkdir -p "$usr/share/zsh/vendor-completions"
 mv "$usr/share/zsh/site-functions/_entrain" "$usr/share/zsh/vendor-completions/_entrain"
 rmdir "$usr/share/zsh/site-functions"
+# bash-completion sources its files: a hashbang line there is only misleading (lintian says so).
+sed -i '1{/^#!/d}' "$usr/share/bash-completion/completions/entrain"
 rm "$doc/LICENSE"
 sed "s/@year@/$(date -u +%Y)/" "$here/packaging/copyright" > "$doc/copyright"
 "$here/scripts/debian-changelog.sh" "$here/CHANGELOG.md" | gzip -9n > "$doc/changelog.gz"

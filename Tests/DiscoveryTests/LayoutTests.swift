@@ -53,7 +53,7 @@ final class LayoutTests: XCTestCase {
             widgets.filter { $0["type"] as? String == type && $0["address"] as? String == address }
         }
         XCTAssertEqual(widgets.first?["address"] as? String, "/panic")
-        for address in ["/resume", "/session/play", "/session/stop", "/session/pause"] {
+        for address in ["/resume", "/session/play", "/session/stop", "/session/pause", "/ambient/play", "/ambient/stop"] {
             XCTAssertEqual(placed("button", at: address).count, 1, address)
         }
         let timer = placed("button", at: "/timer/minutes")

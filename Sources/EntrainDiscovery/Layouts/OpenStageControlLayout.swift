@@ -21,6 +21,14 @@ public enum OpenStageControlLayout {
                 if let index = groups.firstIndex(where: { $0.name == group }) { groups[index].widgets.append(widget) } else { groups.append((group, [widget])) }
             }
         }
+        // A command a show presses is on its family's tab too (ids are unique per session).
+        for command in ShowSurface.pressed(space) {
+            let group = String(command.address.split(separator: "/").first ?? "")
+            guard let index = groups.firstIndex(where: { $0.name == group }) else { continue }
+            var widget = button(command)
+            widget["id"] = "\(widget["id"] ?? "")-\(group)"
+            groups[index].widgets.append(widget)
+        }
         var tabs: [[String: Any]] = [tab("show", "Show", [panic()] + show(space))]
         for group in groups {
             tabs.append(tab(group.name, "/" + group.name, [panic(id: "panic-\(group.name)")] + group.widgets))
@@ -42,13 +50,13 @@ public enum OpenStageControlLayout {
         var widget: [String: Any] = ["id": id, "label": label, "address": descriptor.address, "preArgs": [], "target": [],
                                      "html": descriptor.summary]
         switch descriptor.kind {
-        case .number(let range, let step, let curve, _):
+        case .number(let range, let step, let curve, let integer):
             widget["type"] = "fader"
             widget["horizontal"] = true
             widget["height"] = 60
             widget["range"] = ["min": range?.lowerBound ?? 0, "max": range?.upperBound ?? 1]
             widget["logScale"] = curve == .logarithmic && (range?.lowerBound ?? 0) > 0
-            widget["step"] = step ?? false
+            widget["step"] = step ?? (integer ? 1 : false)  // a whole number's fader sends whole numbers
             widget["default"] = descriptor.defaultValue.number ?? range?.lowerBound ?? 0
         case .toggle:
             widget["type"] = "button"
@@ -73,11 +81,11 @@ public enum OpenStageControlLayout {
         return widget
     }
 
-    /// The show tab: every push-button command (press 1, release 0: resume, the session
-    /// transport, …), the timer's presets (a tap sends the minutes, nothing on release), the
+    /// The show tab: every command a show presses (press `T`, release `F`: the ambient engine's
+    /// play and stop, resume, the session transport, …), the timer's presets (a tap sends the minutes, nothing on release), the
     /// show's values, its readouts (text fed by the subscription) and a name field per loader.
     static func show(_ space: AddressSpace) -> [[String: Any]] {
-        let buttons = space.families.flatMap(\.commands).filter { $0.trigger == .button && !$0.personOnly }.map(button)
+        let buttons = ShowSurface.pressed(space).map(button)
         let timer = ShowSurface.timerMinutes.map { minutes in
             var widget = button("timer-\(minutes)", "Timer \(minutes) min", "/timer/minutes")
             widget["mode"] = "tap"
@@ -112,10 +120,14 @@ public enum OpenStageControlLayout {
         ["type": "button", "id": id, "label": label, "address": address, "mode": "push", "on": 1, "off": 0, "preArgs": [], "target": []]
     }
 
-    /// `/session/play` → a push button "Session play" with the command's summary.
+    /// `/session/play` → a push button "Session play" with the command's summary. It sends `T`
+    /// on the press and `F` on the release, as TouchOSC's do: a number would be a fade to
+    /// `/ambient/play`, where `T` is the press and `F` the release every command ignores.
     static func button(_ command: CommandDescriptor) -> [String: Any] {
         let words = command.address.split(separator: "/").joined(separator: " ")
         var widget = button(words.replacingOccurrences(of: " ", with: "-"), words.prefix(1).uppercased() + words.dropFirst(), command.address)
+        widget["on"] = true
+        widget["off"] = false
         widget["html"] = command.summary
         return widget
     }

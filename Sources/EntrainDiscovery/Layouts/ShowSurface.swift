@@ -13,6 +13,12 @@ public enum ShowSurface {
     /// One press sets the timer to this many minutes.
     static let timerMinutes = ["10", "20", "30", "60"]
 
+    /// The commands a show presses (play, stop, resume, the session transport, …): every pressable
+    /// one but PANIC (a surface gives it a place of its own) and the MIDI bindings (set-up, not show).
+    static func pressed(_ space: AddressSpace) -> [CommandDescriptor] {
+        space.families.flatMap(\.commands).filter { $0.pressable && $0.address != "/panic" && !$0.address.hasPrefix("/midi/") }
+    }
+
     /// Commands that load or play one stored thing by its name (`/preset/load s:name`, anything
     /// after the name optional): a surface gives each a field or a list. Saving, renaming and
     /// deleting are not show controls.

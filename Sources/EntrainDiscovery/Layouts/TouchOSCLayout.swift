@@ -70,7 +70,7 @@ public enum TouchOSCLayout {
         let byAddress = Dictionary(descriptors.map { ($0.address, $0) }) { first, _ in first }
         // PANIC stands beside every page (a button of its own); commands that only answer are not pressable.
         let commands = space.families.flatMap(\.commands).filter { $0.pressable && $0.address != "/panic" }
-        var show: [Control] = commands.filter { !$0.address.hasPrefix("/midi/") }.map { .command(address: $0.address) }
+        var show: [Control] = ShowSurface.pressed(space).map { .command(address: $0.address) }
         show += ShowSurface.timerMinutes.map { .constant(address: "/timer/minutes", label: "timer \($0) min", argument: $0) }
         show += ShowSurface.values.compactMap { byAddress[$0].flatMap(control) }
         show += ShowSurface.readouts.compactMap { byAddress[$0].flatMap { $0.readOnly ? .readout(address: $0.address, unit: $0.unit) : nil } }
