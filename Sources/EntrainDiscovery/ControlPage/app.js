@@ -438,7 +438,8 @@ function buildShow() {
   show.textContent = "";
   const timer = nodes.get("/timer/minutes");
   const timerBox = timer && isCommand(timer) ? el("div", { class: "row" },
-    ...[5, 10, 15, 30, 60].map((m) => el("button", { class: "choice", data: { osc: "/timer/minutes", minutes: m }, onclick: () => send("/timer/minutes", m) }, `${m} min`))) : null;
+    // The generated layouts' presets too (ShowSurface.timerMinutes); "custom" sets any other.
+    ...[10, 20, 30, 60].map((m) => el("button", { class: "choice", data: { osc: "/timer/minutes", minutes: m }, onclick: () => send("/timer/minutes", m) }, `${m} min`))) : null;
   const custom = timer && isCommand(timer) ? makeCommand(timer, "custom", "Set") : null;
   show.append(...[
     card("Output",

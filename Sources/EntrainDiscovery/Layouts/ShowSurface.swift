@@ -10,7 +10,7 @@ public enum ShowSurface {
     static let readouts = ["/hrv/hr", "/hrv/breath", "/hrv/coherence", "/link/peers"]
     /// Published messages (not values of the space) a show wants to see: sent to subscribers.
     public static let published = ["/beat/bpm", "/beat/confidence", "/session/state", "/session/remaining", "/timer/remaining"]
-    /// One press sets the timer to this many minutes.
+    /// One press sets the timer to this many minutes (the control page's buttons are the same).
     static let timerMinutes = ["10", "20", "30", "60"]
 
     /// The commands a show presses (play, stop, resume, the session transport, …): every pressable
