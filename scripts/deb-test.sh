@@ -17,6 +17,8 @@ if [ "${1:-}" = "--inside" ]; then
   mount -t overlay overlay -o "lowerdir=$4,upperdir=$run/upper,workdir=$run/work" "$root"
   mount -t proc proc "$root/proc"
   mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
+  mkdir -p "$root/dev/pts"  # apt logs through a pseudo-terminal
+  mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
   mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
   cp /etc/resolv.conf "$root/etc/resolv.conf"
   cp "$deb" "$here/scripts/deb-test-chroot.sh" "$root/tmp/"
