@@ -24,8 +24,8 @@ run: build
 
 # Every test: DSP and engine measurements beside integration tests that start their own private
 # dummy jackd (under a unique server name) and drive the release binary (three shards at once, see
-# scripts/test.sh), then a subset of the live tests again on a private headless PipeWire through
-# pw-jack (scripts/test-pipewire.sh). Ends with the slowest test classes and how many tests skipped
+# scripts/test.sh), and a subset of the live tests again on a private headless PipeWire through
+# pw-jack (a fourth shard once the computing one ends: scripts/pipewire-subset.sh). Ends with the slowest test classes and how many tests skipped
 # and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 # One optimised build makes both the test bundle and the binary the live tests drive (the release
 # configuration with -enable-testing on our modules, so @_noLocks is proven on the code under test; the runtime
@@ -36,8 +36,7 @@ test: deps
 	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
 	@scripts/stamp-commit.sh
 	ENTRAIN_TEST_BUILD=1 $(SWIFT) build -c release --build-tests --scratch-path $(TEST_BUILD)
-	@ENTRAIN_BINARY=$(CURDIR)/$(TEST_BUILD)/release/entrain TEST_BUILD_DIR=$(TEST_BUILD)/release scripts/test.sh
-	@ENTRAIN_BINARY=$(CURDIR)/$(TEST_BUILD)/release/entrain TEST_BUILD_DIR=$(TEST_BUILD)/release scripts/test-pipewire.sh
+	@ENTRAIN_BINARY=$(CURDIR)/$(TEST_BUILD)/release/entrain TEST_BUILD_DIR=$(TEST_BUILD)/release TEST_WITH_PIPEWIRE=1 scripts/test.sh
 
 # The file readers under libFuzzer, 2 minutes each (LIBFUZZ_SECONDS), then fed seeded
 # mutations of the shipped and fixture files for 15 minutes (FUZZ_SECONDS, FUZZ_SEED).

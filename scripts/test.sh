@@ -7,6 +7,8 @@
 # files skip (their licences keep them out of the repository). Exits with the suite's status, or 1
 # when a test skipped for anything else: what the set-up installs (JACK, aubio, chromium, cc) must
 # be there, or integration tests would pass by not running.
+# TEST_WITH_PIPEWIRE=1 (make test) adds PipeWire's subset of the live tests (scripts/pipewire-subset.sh)
+# as a fourth shard under pw-jack, started when the computing shard ends (it waits, like the live ones).
 # TEST_SHARDS=1 runs everything in one process instead (as `swift test` does). TEST_FILTER (the
 # bundle's own comma-separated list, e.g. IntegrationTests.OSCLiveTests/testX) runs only those, in
 # one process. Arguments, when given, are a command the bundle runs under (scripts/test-pipewire.sh
@@ -56,6 +58,9 @@ watched() {
 }
 wrapper=("$@")
 
+if [ "${TEST_WITH_PIPEWIRE:-0}" = 1 ] && ! command -v pw-jack >/dev/null; then
+    echo "make test: pw-jack is missing (scripts/install-deps.sh installs pipewire-jack)" >&2; exit 1
+fi
 started=$(date +%s)
 : > "$work/all.log"  # before tail follows it
 if [ -n "${TEST_FILTER:-}" ] || [ "${TEST_SHARDS:-2}" = 1 ]; then
@@ -77,6 +82,17 @@ else
         pids+=($!)
         logs+=("$work/live$i.log")
     done
+    if [ "${TEST_WITH_PIPEWIRE:-0}" = 1 ]; then
+        . scripts/pipewire-subset.sh
+        : > "$work/pipewire.log"
+        # After the computing shard, so four processes never compete for the two cores at once.
+        ( while kill -0 "${pids[0]}" 2>/dev/null; do sleep 1; done
+          echo "make test: PipeWire's JACK: $(pipewire --version | grep -o 'libpipewire [0-9.]*'), ${#pipewire_subset[@]} groups of live tests" > "$work/pipewire.log"
+          watched "$work/pipewire.log.run" "$pipewire_filter" "${pipewire_wrapper[@]}"
+          status=$?; cat "$work/pipewire.log.run" >> "$work/pipewire.log"; rm -f "$work/pipewire.log.run"; exit $status ) &
+        pids+=($!)
+        logs+=("$work/pipewire.log")
+    fi
     tail -n +1 -f --pid="${pids[1]:-${pids[0]}}" "${logs[1]:-${logs[0]}}" 2>/dev/null
     status=0
     for i in "${!pids[@]}"; do

@@ -25,7 +25,10 @@ final class CommandSurfacesTests: XCTestCase {
         let main = try XCTUnwrap(tabs.first?["widgets"] as? [[String: Any]])
         let restart = try XCTUnwrap(main.first { $0["address"] as? String == "/session/restart" })
         XCTAssertEqual(restart["mode"] as? String, "push")
-        XCTAssertFalse(main.contains { $0["address"] as? String == "/ambient/play" }, "a release would be a fade of 0 s: not a push button")
+        // A command that takes arguments or a press gets T and F (a number would be a fade).
+        let play = try XCTUnwrap(main.first { $0["address"] as? String == "/ambient/play" })
+        XCTAssertEqual(play["on"] as? Bool, true)
+        XCTAssertEqual(play["off"] as? Bool, false)
     }
 
     /// What the control page builds from: a command's arguments (with the names of what is stored

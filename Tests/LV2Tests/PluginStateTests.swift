@@ -39,12 +39,22 @@ final class PluginStateTests: XCTestCase {
         return "\(Self.convolver) dry=-60 wet=0 state=\(json.base64EncodedString())"
     }
 
-    /// Level change the chain on `rig` makes against a dry render, dB (left channel, last 0.25 s).
-    private func gain(_ rig: InsertChainTests.Rig, seconds: Double = 0.75) throws -> Double {
+    /// Level change the chain on `rig` makes against a dry render, dB (left channel, last 0.25 s),
+    /// once it is `expected` (within 0.2 dB) or 10 s have passed: the convolver loads an impulse
+    /// response on its worker thread, which an offline render can outrun (a loaded machine heard
+    /// silence, -inf, after 0.75 s rendered in a few milliseconds).
+    private func gain(_ rig: InsertChainTests.Rig, settlingOn expected: Double) throws -> Double {
         let dry = try InsertChainTests.Rig()
-        rig.render(seconds: seconds)
-        dry.render(seconds: seconds)
-        return rig.level(last: 0.25).0 - dry.level(last: 0.25).0
+        dry.render(seconds: 0.75)  // past the start's fade
+        let reference = dry.level(last: 0.25).0
+        let deadline = Date().addingTimeInterval(10)
+        rig.render(seconds: 0.5)
+        repeat {
+            rig.render(seconds: 0.25)
+            if abs(rig.level(last: 0.25).0 - reference - expected) < 0.2 { break }
+            usleep(2_000)  // the worker's turn
+        } while Date() < deadline
+        return rig.level(last: 0.25).0 - reference
     }
 
     func testStateIsSavedChangedAndRestoredWithTheChain() throws {
@@ -52,7 +62,7 @@ final class PluginStateTests: XCTestCase {
         let rig = try InsertChainTests.Rig()
         rig.chains.stateFolders = [folder]
         try rig.chains.replace(.entrainment, with: ChainText(parsing: try chain(ir: half)))
-        XCTAssertEqual(try gain(rig), -6.02, accuracy: 0.2, "the state's impulse response is heard")
+        XCTAssertEqual(try gain(rig, settlingOn: -6.02), -6.02, accuracy: 0.2, "the state's impulse response is heard")
 
         // Saved: the chain text carries the state, and it names the impulse response.
         let saved = rig.chains.text(.entrainment)
@@ -65,16 +75,16 @@ final class PluginStateTests: XCTestCase {
 
         // Changed: another impulse response through the same address.
         try rig.chains.replace(.entrainment, with: ChainText(parsing: try chain(ir: eighth)))
-        XCTAssertEqual(try gain(rig), -18.06, accuracy: 0.2, "the other impulse response")
+        XCTAssertEqual(try gain(rig, settlingOn: -18.06), -18.06, accuracy: 0.2, "the other impulse response")
         XCTAssertNotEqual(rig.chains.text(.entrainment).slots.first?.state, word, "the saved state follows the change")
 
         // Restored: the saved text brings the first one back, in a running chain and in a new one.
         try rig.chains.replace(.entrainment, with: ChainText(parsing: saved.text))
-        XCTAssertEqual(try gain(rig), -6.02, accuracy: 0.2, "restored in the running chain")
+        XCTAssertEqual(try gain(rig, settlingOn: -6.02), -6.02, accuracy: 0.2, "restored in the running chain")
         let fresh = try InsertChainTests.Rig()
         fresh.chains.stateFolders = [folder]
         try fresh.chains.replace(.entrainment, with: ChainText(parsing: saved.text))
-        XCTAssertEqual(try gain(fresh), -6.02, accuracy: 0.2, "restored in a new chain")
+        XCTAssertEqual(try gain(fresh, settlingOn: -6.02), -6.02, accuracy: 0.2, "restored in a new chain")
     }
 
     /// A state may name only regular files inside the data folders: a pipe (which would block
