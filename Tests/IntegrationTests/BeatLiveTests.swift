@@ -7,10 +7,10 @@ import XCTest
 /// A drum track played into beat_in through a real dummy jackd; the /beat/* messages a real OSC
 /// receiver gets are checked against the track's ground truth.
 final class BeatLiveTests: LiveClientTestCase {
-    /// The time tags' precision is what an xrun can move (the clients' clock estimates wobble
-    /// for a few cycles after one): a take whose spread misses with xruns during it is taken
-    /// again, up to three times; a miss without xruns fails at once. Everything else is judged
-    /// on every take.
+    /// The time tags are what an xrun can move (the clients' clock estimates wobble for a few
+    /// cycles after one): a take whose scores, offset or spread miss with xruns during it is
+    /// taken again, up to three times; a miss without xruns fails at once. The counts, tempo and
+    /// level are judged on every take.
     func testDrumsPlayedIntoBeatInComeBackAsTimedOnsetsAndBeats() throws {
         try judgeThroughXruns("live", drumsTake)
     }
@@ -41,17 +41,22 @@ final class BeatLiveTests: LiveClientTestCase {
         }
         let onsetScore = BeatMetrics.evaluateOnsets(reference: played(item.onsets), estimated: onsets)
         let beatScore = BeatMetrics.evaluateBeats(reference: played(item.beats), estimated: beats)
-        XCTAssertGreaterThanOrEqual(onsetScore.f, 0.95, "onset F-measure (±50 ms), \(onsets.count) onsets for \(item.onsets.count)")
-        XCTAssertGreaterThanOrEqual(beatScore.events.f, 0.95, "beat F-measure (±70 ms, after 5 s), \(beats.count) beats")
         // Time tags carry the attack's own time. The player's clock and ours are two estimates of
         // JACK's time (each client's DLL, read at different moments), so their offset is only
-        // checked loosely; the spread around it is the stamping's own precision.
+        // checked loosely; the spread around it is the stamping's own precision. All of these are
+        // judged on the time tags, which an xrun can move (the estimates wobble for a few cycles
+        // after one, a loaded machine's by tens of ms): a miss among them is the take's.
+        var misses: [String] = []
+        if onsetScore.f < 0.95 { misses.append(String(format: "onset F-measure (±50 ms) %.3f, not 0.95: %d onsets for %d", onsetScore.f, onsets.count, item.onsets.count)) }
+        if beatScore.events.f < 0.95 { misses.append(String(format: "beat F-measure (±70 ms, after 5 s) %.3f, not 0.95: %d beats", beatScore.events.f, beats.count)) }
         let median = try XCTUnwrap(onsetScore.medianErrorMs)
-        XCTAssertLessThan(abs(median), 10, "median onset time-tag error")
-        XCTAssertLessThan(abs((beatScore.events.medianErrorMs ?? 99) - median), 3, "beats against onsets")
+        if abs(median) >= 10 { misses.append(String(format: "median onset time-tag error %.1f ms, not within 10", median)) }
+        if abs((beatScore.events.medianErrorMs ?? 99) - median) >= 3 {
+            misses.append(String(format: "beats %.1f ms off the onsets, not within 3", (beatScore.events.medianErrorMs ?? 99) - median))
+        }
         let spread = BeatMetrics.fMeasure(reference: played(item.onsets), estimated: onsets, window: BeatMetrics.onsetWindow).matched
             .map { abs(($0.est - $0.ref) * 1000 - median) }.sorted()
-        let p90 = spread[spread.count * 9 / 10]
+        let p90 = spread.isEmpty ? .infinity : spread[spread.count * 9 / 10]
 
         // Beat counts run 1, 2, 3… and the tempo settles on 120 BPM.
         let counts = received.compactMap { entry -> Int32? in
@@ -77,14 +82,14 @@ final class BeatLiveTests: LiveClientTestCase {
             .map { ($0.arrival - $0.message.timetag.unixTime) * 1000 }.sorted()
         if !arrivals.isEmpty {
             print(String(format: "live: onset F %.3f, beat F %.3f, tempo %.2f BPM, onset time tags %+.2f ms from the truth (p90 spread %.2f ms); arrival at the receiver minus the time tag: median %.1f ms, p95 %.1f ms (period %d frames)",
-                         onsetScore.f, beatScore.events.f, bpms.last ?? 0, median, spread[spread.count * 9 / 10],
+                         onsetScore.f, beatScore.events.f, bpms.last ?? 0, median, p90,
                          arrivals[arrivals.count / 2], arrivals[arrivals.count * 95 / 100], server.period))
             print("live: the player lost \(drums.timeline.losses.count) cycle(s) to xruns")
         }
         // Mostly 0.02 ms; but runs under load have given 3.7–4.3 ms with no xrun reported (cause
         // not yet found: docs/beat-analysis.md), so the bound is a period (5.3 ms), not 1.5 ms.
         let bound = 1000 * Double(server.period) / Double(server.sampleRate)
-        let miss = p90 < bound ? nil : String(format: "90 %% of onset time tags within %.2f ms of the median offset, not %.1f", p90, bound)
-        return (miss, rec.xruns)
+        if p90 >= bound { misses.append(String(format: "90 %% of onset time tags within %.2f ms of the median offset, not %.1f", p90, bound)) }
+        return (misses.isEmpty ? nil : misses.joined(separator: "; "), rec.xruns + drums.timeline.losses.count)
     }
 }
