@@ -34,12 +34,21 @@ mapfile -t live < <(grep '^IntegrationTests\.' <<<"$classes" | grep -vE "$offlin
     awk -v n="$live_shards" '{ shard[NR % n] = shard[NR % n] (shard[NR % n] == "" ? "" : ",") $0 } END { for (i = 0; i < n; i++) print shard[i] }')
 rest=$( (grep -v '^IntegrationTests\.' <<<"$classes"; grep -E "$offline" <<<"$classes") | paste -sd, -)
 
+# Each test process gets a /dev/shm of its own where it may (root, and unshare works): jackd keeps
+# its shared-memory registry there and libjack its port-metadata database (one per user, shared by
+# every server), so shards running at once, and servers the tests kill, cannot touch each other's,
+# nor a user's own JACK.
+private_shm=()
+if [ "$(id -u)" = 0 ] && unshare --mount --propagation private true 2>/dev/null; then
+    private_shm=(unshare --mount --propagation private -- sh -c 'mount -t tmpfs -o mode=1777 tmpfs /dev/shm && exec "$@"' private-shm)
+fi
+
 # Runs the bundle (under the wrapper command, if any) on a selection, its output into a log, in its
 # own process group; stops the group when the log has not grown for TEST_HANG_SECONDS.
 watched() {
     local log=$1 selection=$2 pid size last=-1 idle=0 limit=${TEST_HANG_SECONDS:-300}
     shift 2
-    setsid "$@" "$bundle" ${selection:+"$selection"} > "$log" 2>&1 &
+    setsid "${private_shm[@]}" "$@" "$bundle" ${selection:+"$selection"} > "$log" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
         sleep 5
