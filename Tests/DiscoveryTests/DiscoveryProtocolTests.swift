@@ -1,6 +1,7 @@
 @testable import EntrainDiscovery
 import EntrainControl
 import Foundation
+import Logging
 import TestSupport
 import XCTest
 
@@ -62,6 +63,23 @@ final class DiscoveryProtocolTests: DiscoveryServerTestCase {
         XCTAssertTrue(reply.hasPrefix("HTTP/1.1 200 OK"), reply)
         XCTAssertTrue(reply.contains("HTTP/1.1 408 Request Timeout"), reply)
         wait("the connection to be let go") { server.openConnections == 0 }
+    }
+
+    /// A port already taken is said plainly; a name that resolves to an IPv4 address may be bound.
+    func testAPortInUseIsSaidAndANameMayBeBound() throws {
+        try start(bind: "localhost")
+        XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/?HOST_INFO").status, 200)
+        var configuration = DiscoveryServer.Configuration()
+        configuration.port = port
+        let second = DiscoveryServer(configuration: configuration, space: space, bridge: BridgedPeers(), allows: { _ in true }, logger: Logger(label: "test"))
+        XCTAssertThrowsError(try second.start()) { error in
+            XCTAssertEqual("\(error)", "cannot serve OSCQuery on 127.0.0.1:\(port): the port is in use")
+        }
+        configuration.bind = "no-such-host.invalid"
+        XCTAssertThrowsError(try DiscoveryServer(configuration: configuration, space: space, bridge: BridgedPeers(), allows: { _ in true },
+                                                 logger: Logger(label: "test")).start()) { error in
+            XCTAssertTrue("\(error)".contains("'no-such-host.invalid' is not an IPv4 address or a name of one"), "\(error)")
+        }
     }
 
     // MARK: WebSocket

@@ -54,6 +54,8 @@ final class ServerConnection {
     private var answered = 0
     /// Close (shut our side, linger) once the outbox is empty.
     private var closeWhenSent = false
+    /// What goes out is a refusal: it has `lingerLimit` to be read, however slowly the client takes it.
+    private var refusing = false
     /// The answer the worker is making.
     private var awaiting: AnswerWorker.Pending?
     private let rules: ConnectionRules
@@ -223,6 +225,7 @@ final class ServerConnection {
         response.headers += fields
         outbox.add(response.serialized(close: true))
         closeWhenSent = true
+        refusing = true
         unread = []
         deadline = now + Self.lingerLimit
     }
@@ -240,7 +243,7 @@ final class ServerConnection {
     private func sendWaiting(now: Double) {
         while !finished, awaiting == nil {
             guard let sent = outbox.flush(to: fd) else { return finish() }
-            if sent > 0, case .http = phase, !closeWhenSent { deadline = now + Self.idleTimeout }  // the client is reading
+            if sent > 0, case .http = phase, !refusing { deadline = now + Self.idleTimeout }  // the client is reading
             guard outbox.isEmpty else { return }
             if closeWhenSent {
                 if case .lingering = phase { return }
