@@ -33,7 +33,7 @@ run: build
 TEST_BUILD := .build-test
 test: deps
 	@scripts/install-deps.sh aubio-tools chromium systemd  # beat analysis against aubio; the control page in headless Chromium; systemd-analyze for the units
-	@scripts/install-python-tools.sh  # python-oscquery, reading our OSCQuery tree
+	@scripts/install-python-tools.sh  # python-oscquery reading our OSCQuery tree; websockets, an independent WebSocket client
 	@scripts/stamp-commit.sh
 	ENTRAIN_TEST_BUILD=1 $(SWIFT) build -c release --build-tests --scratch-path $(TEST_BUILD)
 	@ENTRAIN_BINARY=$(CURDIR)/$(TEST_BUILD)/release/entrain TEST_BUILD_DIR=$(TEST_BUILD)/release TEST_WITH_PIPEWIRE=1 scripts/test.sh

@@ -31,11 +31,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // The discovery server (OSCQuery over HTTP and its WebSocket, the control page).
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
-        // Hummingbird's own event loop: the discovery server's channel guards speak NIO directly.
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
+        // The discovery server's HTTP/1.1 and WebSocket are our own (Sources/EntrainDiscovery/HTTP,
+        // WebSocket, Server): swift-nio and Hummingbird were most of the build's time for one small server.
     ],
     targets: [
         // System libraries, with C shims for what Swift cannot call (variadics, FPU flags).
@@ -83,15 +80,11 @@ let package = Package(
                 dependencies: ["CLo", "EntrainDSP", "EntrainCore", "EntrainEngine", "EntrainAmbient", "Kessho", "EntrainAddressSpace", "EntrainFiles", "EntrainHRV",
                                "EntrainLV2", "EntrainService",
                                .product(name: "Logging", package: "swift-log")]),
-        // Discoverable control: the OSCQuery server (HTTP + WebSocket), the browser control page
-        // served from the binary, controller layouts and mDNS advertising, all generated from
-        // the address space.
+        // Discoverable control: the OSCQuery server (our own HTTP/1.1 + WebSocket on plain
+        // sockets, one thread), the browser control page served from the binary, controller
+        // layouts and mDNS advertising, all generated from the address space.
         .target(name: "EntrainDiscovery",
-                dependencies: ["EntrainControl", "EntrainAddressSpace", "CZlib",
-                               .product(name: "Hummingbird", package: "hummingbird"),
-                               .product(name: "HummingbirdCore", package: "hummingbird"),
-                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                               .product(name: "NIOCore", package: "swift-nio"),
+                dependencies: ["EntrainControl", "EntrainAddressSpace", "EntrainService", "CZlib",
                                .product(name: "Logging", package: "swift-log")],
                 resources: [.embedInCode("ControlPage/index.html"), .embedInCode("ControlPage/app.js"),
                             .embedInCode("ControlPage/style.css")]),

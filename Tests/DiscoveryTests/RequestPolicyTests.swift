@@ -1,7 +1,7 @@
 @testable import EntrainDiscovery
 import XCTest
 
-/// The Host and Origin rules, and the reading of a request's first head, without a server.
+/// The Host and Origin rules, and the reading of a request's head, without a server.
 final class RequestPolicyTests: XCTestCase {
     let policy = RequestPolicy(bind: "192.168.1.20", machineName: "studio")
 
@@ -27,13 +27,13 @@ final class RequestPolicyTests: XCTestCase {
     }
 
     func testAHeadIsReadAByteAtATime() {
-        var reader = FirstRequestHeadReader()
+        var reader = RequestHeadReader()
         let text = "\r\nGET /ui/ HTTP/1.1\r\nHost: localhost:8000\r\norigin:  http://localhost:8000 \r\n\r\nrest"
-        var last = FirstRequestHead.Reading.incomplete
+        var last = RequestHead.Reading.incomplete
         for byte in text.utf8 where last == .incomplete { last = reader.feed([byte]) }
-        XCTAssertEqual(last, .complete(FirstRequestHead(method: "GET", target: "/ui/", version: "HTTP/1.1",
+        XCTAssertEqual(last, .complete(RequestHead(method: "GET", target: "/ui/", version: "HTTP/1.1",
                                                         headers: [.init(name: "host", value: "localhost:8000"), .init(name: "origin", value: "http://localhost:8000")])))
-        var lf = FirstRequestHeadReader()
+        var lf = RequestHeadReader()
         if case .complete(let head) = lf.feed(Array("GET / HTTP/1.0\nHost: a:1\n\n".utf8)) {
             XCTAssertEqual(head.values("host"), ["a:1"])
         } else { XCTFail("bare LF heads are read") }
@@ -41,7 +41,7 @@ final class RequestPolicyTests: XCTestCase {
 
     func testWhatIsRefusedBeforeTheHeadEnds() {
         func status(_ chunks: [String]) -> String? {
-            var reader = FirstRequestHeadReader()
+            var reader = RequestHeadReader()
             for chunk in chunks { if case .refused(let status, _) = reader.feed(Array(chunk.utf8)) { return status } }
             return nil
         }

@@ -224,6 +224,36 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         XCTAssertLessThan(during - before, 32)
     }
 
+    /// A WebSocket client that sends and never reads (a stalled phone, a hostile script): the
+    /// answers wait in the system's buffers, then in ours up to 256 KiB, and then it is cut off
+    /// with a log line; OSC and HTTP are answered throughout, and the client's memory stays put.
+    func testAWebSocketClientThatNeverReadsIsCutOff() throws {
+        let recorder = try recorder(seconds: 0.1)
+        let (client, port, osc) = try startWithOSC(["--log-level", "info"], recorder: recorder)
+        let pid = client.process.processIdentifier
+        let socket = try WebSocketTestClient(port: port, timeout: 1)
+        let before = Self.residentMB(pid)
+        // Each refused LISTEN is answered with an ERROR text of about 150 bytes.
+        let listen = #"{"COMMAND": "LISTEN", "DATA": "/\#(String(repeating: "n", count: 120))"}"#
+        var sent = 0, cut = false
+        let began = Date()
+        while !cut, Date().timeIntervalSince(began) < 120 {
+            for _ in 0..<1000 {
+                do { try socket.send(text: listen) } catch { cut = true; break }
+                sent += 1
+            }
+            XCTAssertNotNil(osc.request("/ping", reply: "/pong", timeout: 2), "OSC answers meanwhile")
+            XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/?HOST_INFO").status, 200, "HTTP answers meanwhile")
+        }
+        let during = Self.residentMB(pid)
+        print(String(format: "a WebSocket client that never reads: cut off after %d commands in %.2f s; %.1f MB before, %.1f MB after",
+                     sent, Date().timeIntervalSince(began), before, during))
+        stopClient(client)
+        XCTAssertTrue(cut, "the server closed the connection")
+        XCTAssertTrue(client.result().error.contains("over 256 KiB waiting for it to read"), client.result().error)
+        XCTAssertLessThan(during - before, 32)
+    }
+
     /// Sends /ping until /pong comes back (the inbox may have been full), reading past the rest.
     static func ping(_ socket: WebSocketTestClient) throws {
         let deadline = Date().addingTimeInterval(120)

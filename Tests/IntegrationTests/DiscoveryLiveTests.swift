@@ -48,6 +48,55 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/entrain/beat?VALUE").json()["VALUE"] as? [Double], [7])
     }
 
+    /// An independent WebSocket client, Python's `websockets` 17.4, against our own server: its
+    /// handshake (it offers permessage-deflate, which we decline), a LISTEN and a query answered
+    /// in binary, a command it sends in fragments, its ping answered, a value set, and the close
+    /// handshake with the code it sent coming back.
+    func testPythonsWebSocketsClientInteroperates() throws {
+        let recorder = try recorder(seconds: 0.1)
+        let (client, port, osc) = try startWithOSC(recorder: recorder)
+        defer { stopClient(client) }
+        let said = try runPython("""
+            import json, struct
+            from websockets.sync.client import connect
+            def pad(b): return b + b"\\0" * (4 - len(b) % 4)
+            def osc(address, *values):
+                return pad(address.encode()) + pad(("," + "f" * len(values)).encode()) + b"".join(struct.pack(">f", v) for v in values)
+            said = {}
+            with connect("ws://127.0.0.1:\(port)/", open_timeout=5) as ws:
+                said["extensions"] = [type(e).__name__ for e in ws.protocol.extensions]
+                ws.send(json.dumps({"COMMAND": "LISTEN", "DATA": "/entrain/carrier"}))
+                ws.send(osc("/entrain/carrier"))
+                while True:
+                    message = ws.recv(timeout=5)
+                    if isinstance(message, bytes) and message.startswith(b"/entrain/carrier"):
+                        said["carrier"] = struct.unpack(">f", message[-4:])[0]
+                        break
+                ws.send(['{"COMMAND": ', '"SHOUT", ', '"DATA": "/entrain"}'])  # three fragments
+                while True:
+                    message = ws.recv(timeout=5)
+                    if isinstance(message, str):
+                        said["fragmented"] = json.loads(message)["DATA"]
+                        break
+                said["pong"] = ws.ping(b"are you there").wait(5)
+                ws.send(osc("/entrain/beat", 7.0))
+                ws.send(osc("/ping"))
+                while not (isinstance(message, bytes) and message.startswith(b"/pong")):
+                    message = ws.recv(timeout=5)
+                ws.close(code=4001, reason="done here")
+                said["close"] = [ws.protocol.close_rcvd.code, ws.protocol.close_rcvd.reason]
+            print(json.dumps(said))
+            """)
+        let result = try JSONSerialization.jsonObject(with: Data((said.split(separator: "\n").last ?? "").utf8)) as? [String: Any] ?? [:]
+        print("python websockets said: \(said)")
+        XCTAssertEqual(result["extensions"] as? [String], [], "no extension agreed (permessage-deflate declined)")
+        XCTAssertEqual(result["carrier"] as? Double, 200, "the query after the LISTEN answered in binary")
+        XCTAssertTrue((result["fragmented"] as? String ?? "").contains("unknown COMMAND 'SHOUT'"), "the fragmented command was read whole")
+        XCTAssertEqual(result["pong"] as? Bool, true, "our pong answered its ping")
+        XCTAssertEqual((result["close"] as? [Any])?.first as? Int, 4001, "its close code came back")
+        XCTAssertEqual(osc.request("/entrain/beat")?.arguments, [.float(7)], "the value it set over the WebSocket")
+    }
+
     /// Every value answers in the type OSCQuery declares: a toggle (TYPE "T") answers and feeds
     /// back T/F (it answered i 0/1), a list's VALUE is one of its RANGE's VALS (/midi/notes'
     /// "led,haptic" was not), and python-oscquery 0.4.0 reads the whole tree (it refused nodes
@@ -80,13 +129,7 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         XCTAssertEqual(osc.request("/led/source/manual")?.arguments, [.true])
         XCTAssertEqual(osc.request("/midi/notes")?.arguments, [.string("led,haptic")])
 
-        let python = EntrainBinary.packageRoot.appendingPathComponent(".build/python/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw XCTSkip("python-oscquery is not set up (scripts/install-python-tools.sh, which make test runs)")
-        }
-        let process = Process(), out = Pipe()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", """
+        let said = try runPython("""
             import socket, sys
             from zeroconf import ServiceInfo
             from pythonoscquery.osc_query_client import OSCQueryClient
@@ -96,13 +139,7 @@ final class DiscoveryLiveTests: LiveClientTestCase {
             def count(node):
                 return 1 + sum(count(child) for child in (node.contents or []))
             print(count(root), client.get_host_info().osc_port)
-            """]
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        process.waitUntilExit()
-        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, said)
+            """)
         let words = said.split(whereSeparator: \.isWhitespace)
         XCTAssertGreaterThan(Int(words.first ?? "") ?? 0, 500, "the nodes python-oscquery read: \(said)")
         XCTAssertEqual(words.last.map(String.init), "\(port)")
@@ -206,6 +243,25 @@ final class DiscoveryLiveTests: LiveClientTestCase {
         stopClient(third)
         XCTAssertTrue(third.result().error.contains("the name 'taken' is already advertised"), third.result().error)
         XCTAssertFalse(third.result().error.contains("avahi-daemon"), third.result().error)
+    }
+
+    /// `script` run by the project's Python (python-oscquery, websockets: scripts/install-python-tools.sh,
+    /// which make test runs): what it printed, once it has exited 0. Skips when they are not set up.
+    func runPython(_ script: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let python = EntrainBinary.packageRoot.appendingPathComponent(".build/python/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw XCTSkip("the Python tools are not set up (scripts/install-python-tools.sh, which make test runs)")
+        }
+        let process = Process(), out = Pipe()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script]
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, said, file: file, line: line)
+        return said
     }
 
     /// This machine's first non-loopback IPv4 address.

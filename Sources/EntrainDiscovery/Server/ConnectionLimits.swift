@@ -1,10 +1,9 @@
 import Foundation
-import NIOCore
 import Synchronization
 
-/// How many connections the discovery server holds, and every one of them, so that a flood
-/// cannot take the file descriptors the client needs for its own files (preset and last-used
-/// saves), and so that shutdown can close them all, a half-open one too.
+/// How many connections the discovery server holds, from each address and in all, so that a
+/// flood cannot take the file descriptors the client needs for its own files (preset and
+/// last-used saves). The server's loop admits and releases; other threads may read the count.
 final class ConnectionLimits: Sendable {
     struct Numbers: Sendable {
         /// Connections open at once from one peer address (any port).
@@ -12,7 +11,7 @@ final class ConnectionLimits: Sendable {
         /// Connections open at once in all (fewer when the open-file limit is low: see `budget`).
         var total = 256
         /// The first request's head must be whole within this time.
-        var headDeadline: TimeAmount = .seconds(10)
+        var headDeadline = 10.0
         /// File descriptors kept free for everything else the client opens.
         var reservedFileDescriptors = 128
     }
@@ -23,7 +22,7 @@ final class ConnectionLimits: Sendable {
 
     private struct State {
         var perPeer: [String: Int] = [:]
-        var open: [ObjectIdentifier: any Channel] = [:]
+        var open: Set<Int32> = []
         var closing = false
     }
 
@@ -34,22 +33,22 @@ final class ConnectionLimits: Sendable {
         total = max(1, min(numbers.total, fileDescriptorLimit - openNow - numbers.reservedFileDescriptors))
     }
 
-    /// Takes `channel` from `peer` into the count, or says why not.
-    func admit(_ channel: any Channel, peer: String) -> String? {
+    /// Takes the connection on descriptor `fd` from `peer` into the count, or says why not.
+    func admit(_ fd: Int32, peer: String) -> String? {
         state.withLock { s in
             if s.closing { return "the server is stopping" }
             if s.open.count >= total { return "\(total) connections open, the most in all" }
             let fromPeer = s.perPeer[peer, default: 0]
             if fromPeer >= numbers.perPeer { return "\(fromPeer) connections open from \(peer), the most from one address" }
             s.perPeer[peer] = fromPeer + 1
-            s.open[ObjectIdentifier(channel)] = channel
+            s.open.insert(fd)
             return nil
         }
     }
 
-    func release(_ channel: any Channel, peer: String) {
+    func release(_ fd: Int32, peer: String) {
         state.withLock { s in
-            guard s.open.removeValue(forKey: ObjectIdentifier(channel)) != nil else { return }
+            guard s.open.remove(fd) != nil else { return }
             let left = s.perPeer[peer, default: 1] - 1
             s.perPeer[peer] = left > 0 ? left : nil
         }
@@ -57,14 +56,8 @@ final class ConnectionLimits: Sendable {
 
     var openCount: Int { state.withLock { $0.open.count } }
 
-    /// Refuses new connections from now on and closes every open one.
-    func closeAll() {
-        let open = state.withLock { s in
-            s.closing = true
-            return Array(s.open.values)
-        }
-        for channel in open { channel.close(promise: nil) }
-    }
+    /// Refuses new connections from now on (the server is stopping).
+    func refuseFromNow() { state.withLock { $0.closing = true } }
 
     /// The soft RLIMIT_NOFILE.
     static func openFileLimit() -> Int {

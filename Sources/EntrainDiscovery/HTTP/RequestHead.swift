@@ -1,14 +1,15 @@
-/// The head of the first request on a connection, read from its raw bytes before any HTTP
-/// decoder sees them, so that what must be refused (an oversized head, a version we do not
-/// speak, a foreign Host or Origin) is answered with a status line and a close, never silence.
-struct FirstRequestHead: Equatable {
+/// The head of a request (its request line and header fields), read from a connection's raw
+/// bytes, so that what must be refused (an oversized head, a version we do not speak, a foreign
+/// Host or Origin) is answered with a status line and a close, never silence. Every request on
+/// a connection is read this way, the first and the kept-alive ones after it.
+struct RequestHead: Equatable, Sendable {
     let method: String
     let target: String
     let version: String
     /// Header names in lower case, values trimmed, in order.
     let headers: [Header]
 
-    struct Header: Equatable {
+    struct Header: Equatable, Sendable {
         let name: String
         let value: String
     }
@@ -16,7 +17,7 @@ struct FirstRequestHead: Equatable {
     enum Reading: Equatable {
         /// Not all of it yet.
         case incomplete
-        case complete(FirstRequestHead)
+        case complete(RequestHead)
         /// An HTTP status line (`431 Request Header Fields Too Large`) and why.
         case refused(status: String, reason: String)
     }
@@ -26,6 +27,35 @@ struct FirstRequestHead: Equatable {
     static let headLimit = 64 * 1024
 
     func values(_ name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
+
+    /// Whether a comma-separated header (`Connection: keep-alive, Upgrade`) names `token`, in any case.
+    func lists(_ name: String, _ token: String) -> Bool {
+        values(name).contains { $0.split(separator: ",").contains { $0.trimmingSpaces.lowercased() == token } }
+    }
+
+    /// The target's path, as sent (not percent-decoded); an absolute target (`http://host/p`) gives its path.
+    var path: String {
+        var rest = Substring(target)
+        if let scheme = rest.range(of: "://"), !rest[..<scheme.lowerBound].contains("/") {
+            rest = rest[scheme.upperBound...]
+            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        let end = rest.firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex
+        return rest[..<end].isEmpty ? "/" : String(rest[..<end])
+    }
+
+    /// What follows `?` in the target, or "" when nothing does.
+    var query: String {
+        guard let mark = target.firstIndex(of: "?") else { return "" }
+        let rest = target[target.index(after: mark)...]
+        return String(rest[..<(rest.firstIndex(of: "#") ?? rest.endIndex)])
+    }
+
+    /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection: close`,
+    /// HTTP/1.0 only with `Connection: keep-alive`.
+    var keepsAlive: Bool {
+        version == "HTTP/1.1" ? !lists("connection", "close") : lists("connection", "keep-alive")
+    }
 
     /// Reads a whole head (`bytes` ends with its empty line), or says what is wrong with it.
     static func parse(_ bytes: ArraySlice<UInt8>) -> Reading {
@@ -43,7 +73,7 @@ struct FirstRequestHead: Equatable {
             }
             headers.append(Header(name: line[..<colon].lowercased(), value: line[line.index(after: colon)...].trimmingSpaces))
         }
-        return .complete(FirstRequestHead(method: String(parts[0]), target: String(parts[1]), version: String(parts[2]), headers: headers))
+        return .complete(RequestHead(method: String(parts[0]), target: String(parts[1]), version: String(parts[2]), headers: headers))
     }
 
     /// What is wrong with a request line, or nil.
@@ -62,16 +92,18 @@ struct FirstRequestHead: Equatable {
     }
 }
 
-/// Gathers a connection's first bytes until its first request head is whole, looking at each
-/// byte once (a head sent a byte at a time costs no more than one sent at once).
-struct FirstRequestHeadReader {
+/// Gathers a connection's bytes until a request head is whole, looking at each byte once (a
+/// head sent a byte at a time costs no more than one sent at once).
+struct RequestHeadReader {
     private(set) var bytes: [UInt8] = []
+    /// Once the head is whole: the bytes that came after it (the next request, or WebSocket frames).
+    var rest: ArraySlice<UInt8> { bytes[min(scanned, bytes.count)...] }
     private var scanned = 0
     private var lineStart = 0
     private var sawRequestLine = false
 
     /// Takes what arrived; the head once whole, a refusal, or `.incomplete`.
-    mutating func feed(_ chunk: some Collection<UInt8>) -> FirstRequestHead.Reading {
+    mutating func feed(_ chunk: some Collection<UInt8>) -> RequestHead.Reading {
         bytes.append(contentsOf: chunk)
         while scanned < bytes.count {
             defer { scanned += 1 }
@@ -81,24 +113,24 @@ struct FirstRequestHeadReader {
             let empty = lineEnd == lineStart
             if !sawRequestLine && !empty {
                 sawRequestLine = true
-                if let refusal = FirstRequestHead.check(requestLine: String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)) { return refusal }
+                if let refusal = RequestHead.check(requestLine: String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)) { return refusal }
             } else if sawRequestLine && empty {
-                guard scanned < FirstRequestHead.headLimit else { break }
-                return FirstRequestHead.parse(bytes[...scanned])
+                guard scanned < RequestHead.headLimit else { break }
+                return RequestHead.parse(bytes[...scanned])
             }
             lineStart = scanned + 1
         }
-        if !sawRequestLine && bytes.count - lineStart > FirstRequestHead.requestLineLimit {
-            return .refused(status: "414 URI Too Long", reason: "request line over \(FirstRequestHead.requestLineLimit) bytes")
+        if !sawRequestLine && bytes.count - lineStart > RequestHead.requestLineLimit {
+            return .refused(status: "414 URI Too Long", reason: "request line over \(RequestHead.requestLineLimit) bytes")
         }
-        if bytes.count > FirstRequestHead.headLimit {
-            return .refused(status: "431 Request Header Fields Too Large", reason: "request head over \(FirstRequestHead.headLimit) bytes")
+        if bytes.count > RequestHead.headLimit {
+            return .refused(status: "431 Request Header Fields Too Large", reason: "request head over \(RequestHead.headLimit) bytes")
         }
         return .incomplete
     }
 }
 
-private extension Substring {
+extension StringProtocol {
     var trimmingSpaces: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
