@@ -25,7 +25,7 @@ run: build
 # Every test: DSP and engine measurements beside integration tests that start their own private
 # dummy jackd (under a unique server name) and drive the release binary (three shards at once, see
 # scripts/test.sh), and a subset of the live tests again on a private headless PipeWire through
-# pw-jack (a fourth shard once the computing one ends: scripts/pipewire-subset.sh). Ends with the slowest test classes and how many tests skipped
+# pw-jack (once the other shards have ended: scripts/pipewire-subset.sh). Ends with the slowest test classes and how many tests skipped
 # and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 # One optimised build makes both the test bundle and the binary the live tests drive (the release
 # configuration with -enable-testing on our modules, so @_noLocks is proven on the code under test; the runtime
