@@ -133,23 +133,28 @@ final class DiscoveryProtocolTests: DiscoveryServerTestCase {
 
     /// A client that sends and never reads: the answers pile up in the system's buffers, then in
     /// ours up to 256 KiB, and then it is cut off with a log line; others are served meanwhile.
+    /// Each refused LISTEN is answered with an ERROR of about 150 bytes; each ping with a pong.
     func testAWebSocketClientThatNeverReadsIsClosed() throws {
         try start()
+        let listen = WebSocketCodecTests.clientFrame(1, Array(#"{"COMMAND": "LISTEN", "DATA": "/\#(String(repeating: "n", count: 120))"}"#.utf8))
+        try floodWithoutReading(listen, what: "LISTENs")
+        XCTAssertTrue(log.contains("over 256 KiB waiting for it to read"), "\(log.all)")
+        try floodWithoutReading(WebSocketCodecTests.clientFrame(9, Array(repeating: 7, count: 125)), what: "pings")
+    }
+
+    private func floodWithoutReading(_ frame: [UInt8], what: String) throws {
         let socket = try openWebSocket()
         var small: Int32 = 4096  // a small receive window, so the system holds little for it
         setsockopt(socket.connection.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        // Each refused LISTEN is answered with an ERROR of about 150 bytes.
-        let listen = WebSocketCodecTests.clientFrame(1, Array(#"{"COMMAND": "LISTEN", "DATA": "/\#(String(repeating: "n", count: 120))"}"#.utf8))
-        let batch = Array(Array(repeating: listen, count: 1000).joined())
+        let batch = Array(Array(repeating: frame, count: 1000).joined())
         var sent = 0
         let began = Date()
-        while !log.contains("waiting for it to read"), Date().timeIntervalSince(began) < 60 {
+        while Date().timeIntervalSince(began) < 60 {
             guard socket.connection.send(batch) else { break }  // closed by the server
             sent += 1000
             XCTAssertEqual(try HTTPTestClient.get(port: port, path: "/?HOST_INFO").status, 200, "others are served meanwhile")
         }
-        print("a WebSocket client that never reads: cut off after \(sent) commands in \(String(format: "%.2f", Date().timeIntervalSince(began))) s")
-        wait("the log line") { log.contains("over 256 KiB waiting for it to read") }
+        print("a WebSocket client that never reads: cut off after \(sent) \(what) in \(String(format: "%.2f", Date().timeIntervalSince(began))) s")
         wait("the connection to be let go") { server.openConnections == 0 }
     }
 

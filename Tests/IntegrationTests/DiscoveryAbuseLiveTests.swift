@@ -208,7 +208,7 @@ final class DiscoveryAbuseLiveTests: LiveClientTestCase {
         let before = Self.residentMB(pid)
         let long = String(repeating: "p", count: 2000)
         // Read every reply between batches of 500: the server closes a reader that lets more than
-        // 1,024 messages wait (each refused LISTEN and each query is answered), as it should.
+        // 256 KiB of them wait (each refused LISTEN and each query is answered), as it should.
         for i in 0..<20_000 {
             try socket.send(text: #"{"COMMAND": "LISTEN", "DATA": "/\#(i)/\#(long)"}"#)
             if i % 500 == 499 { try Self.ping(socket) }

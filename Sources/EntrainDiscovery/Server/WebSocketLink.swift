@@ -46,7 +46,8 @@ final class WebSocketLink {
                 guard let event = try messages.take(frame) else { continue }
                 switch event {
                 case .text, .binary: session.received(event)
-                case .ping(let payload): outbox.add(WebSocketFrame(opcode: .pong, payload: payload).encoded())
+                // Under the outbox's limit like everything else: a client that pings and never reads is cut off too.
+                case .ping(let payload): outbox.add(WebSocketFrame(opcode: .pong, payload: payload).encoded(), limited: true)
                 case .pong: awaitingPong = false
                 case .close(let code, _):
                     // The answer echoes the client's code (RFC 6455 §5.5.1); then the server closes first.
@@ -68,7 +69,7 @@ final class WebSocketLink {
         }
         awaitingPong = true
         nextPing = now + Self.pingInterval
-        outbox.add(WebSocketFrame(opcode: .ping, payload: []).encoded())
+        outbox.add(WebSocketFrame(opcode: .ping, payload: []).encoded(), limited: true)
         return .goOn
     }
 
