@@ -91,39 +91,56 @@ struct BeatFilterTracker {
         space.setTempi(minimum: minimumBPM, maximum: maximumBPM, prefer: preferredBPM, hintStrength: Self.hintStrength)
     }
 
-    /// The interval between the beats decided, smoothed (engine frames; 0: none yet): the tempo
-    /// reported. The grid's intervals are whole analysis frames (120 BPM is 93.75; the grid has 93
-    /// and 95), and the filter's most likely one alone read 118.4 for 120.
-    private var smoothedInterval = 0.0
-    var bpm: Double { (smoothedInterval > 0 ? 60 * sampleRate / smoothedInterval : space.bpm(ofTempo: space.tempo)) / (halving ? 2 : 1) }
     /// The grid's beat period in engine frames.
     var period: Int64 { Int64(space.intervals[space.tempo]) * frameSamples }
     /// The published beats' period (twice the grid's while halving).
     var publishedPeriod: Int64 { halving ? 2 * period : period }
     var locked: Bool { publishing }
+    /// The interval between the beat line's beats (below), smoothed (a quarter of each new one;
+    /// engine frames, 0: none yet) and nudged by their onsets: the line's interval and the tempo
+    /// reported. The grid's intervals are whole analysis frames (120 BPM is 93.75; the grid has
+    /// 93 and 95), and the filter's most likely one alone read 118.4 for 120; the smoothed gaps
+    /// of the grid's beats (before the line) still left its beats 1.7 ms early on rock-120.
+    private var smoothedInterval = 0.0
+    var bpm: Double { (smoothedInterval > 0 ? 60 * sampleRate / smoothedInterval : space.bpm(ofTempo: space.tempo)) / (halving ? 2 : 1) }
 
-    /// Engine frames added to every beat decided: the filter's grid is whole analysis frames
-    /// (5.3 ms) and its intervals whole frames too (120 BPM is 93.75; the grid has 93 and 95), so
-    /// its beats sat a few ms off the attacks (5.5 ms early on the synthesized rock-120, 5.7 ms
-    /// live). The first onset within 25 ms of a beat decided pulls the stamps a fifth of the way
-    /// toward it; at most two analysis frames either way.
-    private var stampCorrection = 0.0
-    private var corrected: Int64 = .min / 2
-    static var correctionGain: Double { 0.2 }
+    /// The beat line: where the beats decided fall, in engine frames. The grid is whole analysis
+    /// frames (5.3 ms) and so are its intervals, so its beats wander a frame or two from beat to
+    /// beat around the music's: 7.8 and 13.1 ms late in turn on the synthesized rock-090, a
+    /// sawtooth from −9.5 to +13.2 ms on rock-120 (and a JACK timebase aligned to them fell up
+    /// to 12.8 ms off the drums). The line puts each beat one interval after the last;
+    /// the grid's beat pulls that a tenth of the way (`gridGain`: through a break the grid
+    /// drifts a frame and jumps back, and the line holds the mean), an onset within 25 ms of the
+    /// beat half the way and the interval a fifth of its error (`onsetGain`, `intervalGain`:
+    /// once a beat, whether the attack came just before the beat was decided or after). A
+    /// grid's beat further from the line than a tenth of the interval (a new phase or tempo)
+    /// starts the line again on it.
+    private var lineBeat = 0.0
+    private var previousLineBeat = 0.0
+    private var lineRuns = false
+    private var lineHeard = true
+    static var gridGain: Double { 0.1 }
+    static var onsetGain: Double { 0.5 }
+    static var intervalGain: Double { 0.2 }
+    static var lineTolerance: Double { 0.1 }
+    /// The last grid beat decided (engine frames), before the line moved it.
+    private var lastGridBeat: Int64 = .min / 2
 
     mutating func onset(frame: Int64) {
         lastOnset = frame
         onsetFrames[onsetCount % Self.onsetCapacity] = frame
         onsetCount += 1
-        let offset = frame - lastDecided, window = Int64(0.025 * sampleRate)
-        guard corrected != lastDecided, offset >= -window, offset <= window else { return }
-        corrected = lastDecided
-        let limit = 2 * Double(frameSamples)
-        stampCorrection = min(max(stampCorrection + Self.correctionGain * Double(offset), -limit), limit)
-        // Rounded by hand: `rounded()` takes a rounding rule, whose type @_noLocks refuses.
-        correctionFrames = Int64(stampCorrection + (stampCorrection < 0 ? -0.5 : 0.5))
+        heardOnLine(frame)
     }
-    private var correctionFrames: Int64 = 0
+
+    /// An onset within 25 ms of the line's last beat, the first for that beat, pulls the line.
+    private mutating func heardOnLine(_ frame: Int64) {
+        let offset = Double(frame) - lineBeat
+        guard !lineHeard, abs(offset) <= 0.025 * sampleRate else { return }
+        lineHeard = true
+        lineBeat += Self.onsetGain * offset
+        if smoothedInterval > 0 { smoothedInterval += Self.intervalGain * offset }
+    }
 
     /// The last onsets' engine frames, as a ring.
     private var onsetFrames = InlineArray<64, Int64>(repeating: .min / 2)
@@ -159,13 +176,19 @@ struct BeatFilterTracker {
         let wrapped = phase < lastPhase - 0.5
         // A beat went by: judge it once its peak has been heard.
         if wrapped && toJudge < 0 { toJudge = frameIndex - position }
-        // Decided two frames ahead: a tempo's argmax position may step over its last frame.
-        if interval - position <= 2 {
-            decide(end + Int64(interval - position) * frameSamples - stampOffset + correctionFrames)
+        // Decided two frames ahead: a tempo's argmax position may step over its last frame. Or
+        // two frames before the beat line's next beat when the grid's is near it but later (the
+        // line may put the beat earlier than the grid, and it must be decided before its frame).
+        let next = end + Int64(interval - position) * frameSamples - stampOffset
+        let lineNext = lineBeat + (smoothedInterval > 0 ? smoothedInterval : Double(period))
+        let lineDue = lineNext - Double(end) <= Double(2 * frameSamples)
+            && abs(Double(next) - lineNext) < Self.lineTolerance * Double(period)
+        if interval - position <= 2 || lineDue {
+            decide(next)
         } else if wrapped {
             // The filter moved past a beat without predicting it on a frame (it changed its
             // mind about the phase): that beat is due now.
-            decide(end - Int64(position) * frameSamples - stampOffset + correctionFrames)
+            decide(end - Int64(position) * frameSamples - stampOffset)
         }
         lastPhase = phase
         frameIndex += 1
@@ -207,7 +230,9 @@ struct BeatFilterTracker {
         dueHead = 0
         dueCount = keptCount
         lastDecided -= shift
-        corrected -= shift
+        lastGridBeat -= shift
+        lineBeat -= Double(shift)
+        previousLineBeat -= Double(shift)
         lastSound -= shift
         lastAudible -= shift
         lastOnset -= shift
@@ -313,17 +338,36 @@ struct BeatFilterTracker {
     static var heardBeats: Int { 3 }
     private var gridHeard = false
 
-    /// A beat on `frame`, unless one was decided less than 0.7 beats before it.
+    /// A beat of the grid on `frame`, unless one was decided less than 0.7 beats before it: put on
+    /// the beat line (above) and, unless it is the weaker beat of a halved grid, due.
     private mutating func decide(_ frame: Int64) {
-        guard frame - lastDecided > Int64(0.7 * Double(period)), dueCount < 4 else { return }
-        let grid = Double(period), gap = Double(frame - lastDecided)
+        guard frame - lastGridBeat > Int64(0.7 * Double(period)), dueCount < 4 else { return }
+        // The gap between the line's last two beats, each where its onset put it (while the line
+        // runs; the grid's own gap before).
+        let grid = Double(period), gap = lineRuns ? lineBeat - previousLineBeat : Double(frame - lastGridBeat)
+        previousLineBeat = lineBeat
         if gap > 0.8 * grid && gap < 1.25 * grid {
             let near = smoothedInterval > 0 && abs(smoothedInterval - grid) < 0.1 * grid
             smoothedInterval = near ? smoothedInterval + 0.25 * (gap - smoothedInterval) : gap
         } else {
             smoothedInterval = 0
         }
-        lastDecided = frame
+        lastGridBeat = frame
+        let interval = smoothedInterval > 0 ? smoothedInterval : grid
+        let miss = Double(frame) - (lineBeat + interval)
+        if lineRuns && abs(miss) < Self.lineTolerance * interval {
+            lineBeat += interval + Self.gridGain * miss
+        } else {
+            lineBeat = Double(frame)
+            lineRuns = true
+        }
+        lineHeard = false
+        heardOnLine(lastOnset)  // its attack may have come already (a beat a little early)
+        // Rounded by hand: `rounded()` takes a rounding rule, whose type @_noLocks refuses.
+        lastDecided = Int64(lineBeat + (lineBeat < 0 ? -0.5 : 0.5))
+        // Never earlier than the analysis has reached (a beat is published on its frame, in its
+        // period), unless the grid's own beat already went by.
+        let stamp = max(lastDecided, min(frame, latestEnd))
         if halving && nextIsWeak {
             nextIsWeak = false
             skippedLast = true
@@ -331,7 +375,7 @@ struct BeatFilterTracker {
         }
         skippedLast = false
         nextIsWeak = halving
-        due[(dueHead + dueCount) % 4] = frame
+        due[(dueHead + dueCount) % 4] = stamp
         dueCount += 1
     }
 
