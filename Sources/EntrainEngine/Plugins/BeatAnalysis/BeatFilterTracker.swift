@@ -93,8 +93,14 @@ struct BeatFilterTracker {
 
     /// The grid's beat period in engine frames.
     var period: Int64 { Int64(space.intervals[space.tempo]) * frameSamples }
-    /// The published beats' period (twice the grid's while halving).
-    var publishedPeriod: Int64 { halving ? 2 * period : period }
+    /// The published beats' period: the beat line's interval (the grid's before it has one),
+    /// twice that while halving. The grid's own is whole analysis frames (32,256 frames for
+    /// 90 BPM, whose beats the line puts 32,000 apart), and a JACK timebase counting beats at it
+    /// ran ahead of them.
+    var publishedPeriod: Int64 {
+        let beat = smoothedInterval > 0 ? Int64(smoothedInterval + 0.5) : period
+        return halving ? 2 * beat : beat
+    }
     var locked: Bool { publishing }
     /// The interval between the beat line's beats (below), smoothed (a quarter of each new one;
     /// engine frames, 0: none yet) and nudged by their onsets: the line's interval and the tempo
