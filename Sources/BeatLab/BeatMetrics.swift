@@ -61,6 +61,21 @@ public enum BeatMetrics {
         sortedFinite(beats).filter { $0 >= minBeatTime }
     }
 
+    /// The estimated beats scored with the reference beats at or after `minBeatTime`: each with
+    /// the reference beat nearest it when one is within `window`, else by its own time. mir_eval
+    /// trims both lists at 5 s, so a beat estimated 2 ms before a reference beat at 5.000 s was
+    /// dropped and that reference counted missed (a tracker on time scored a miss, one 2 ms late
+    /// a hit: the synthesized songs at 120 BPM have a reference beat on 5.000 s), and one 2 ms
+    /// after a reference beat at 4.999 s counted as a false beat.
+    public static func trimEstimates(_ beats: [Double], reference: [Double], minBeatTime: Double = minBeatTime,
+                                     window: Double = beatWindow) -> [Double] {
+        let ref = sortedFinite(reference)
+        return sortedFinite(beats).filter { t in
+            guard let nearest = ref.min(by: { abs($0 - t) < abs($1 - t) }), abs(nearest - t) <= window else { return t >= minBeatTime }
+            return nearest >= minBeatTime
+        }
+    }
+
     /// Over matched pairs, in milliseconds: mean and median of (estimate − reference), positive
     /// when the estimates are late, and the mean of its size (how tightly on time); nil when
     /// nothing matched.

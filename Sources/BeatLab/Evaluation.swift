@@ -27,11 +27,12 @@ extension BeatMetrics {
         score(reference: reference, estimated: estimated, window: window)
     }
 
-    /// Beats: mir_eval conventions, beats before 5 s dropped from both lists, F at ±70 ms,
+    /// Beats: mir_eval conventions, the first 5 s not scored (`trimEstimates`), F at ±70 ms,
     /// continuity at 17.5 %.
     public static func evaluateBeats(reference: [Double], estimated: [Double], window: Double = beatWindow,
                                      minBeatTime: Double = minBeatTime) -> BeatScore {
-        let ref = trimBeats(reference, minBeatTime: minBeatTime), est = trimBeats(estimated, minBeatTime: minBeatTime)
+        let ref = trimBeats(reference, minBeatTime: minBeatTime)
+        let est = trimEstimates(estimated, reference: reference, minBeatTime: minBeatTime, window: window)
         return BeatScore(events: score(reference: ref, estimated: est, window: window),
                          continuity: continuity(reference: ref, estimated: est))
     }

@@ -15,12 +15,13 @@ extension BeatMetrics {
     /// F-measures after the usual trimming (beats before `minBeatTime` dropped), at ±`window`.
     public static func levelScore(reference: [Double], estimated: [Double], window: Double = beatWindow,
                                   minBeatTime: Double = minBeatTime) -> LevelScore {
-        let ref = sortedFinite(reference), est = trimBeats(estimated, minBeatTime: minBeatTime)
+        let ref = sortedFinite(reference)
         let offBeats = zip(ref, ref.dropFirst()).map { ($0 + $1) / 2 }
         let double = (ref + offBeats).sorted()
         let halves = [stride(from: 0, to: ref.count, by: 2), stride(from: 1, to: ref.count, by: 2)].map { $0.map { ref[$0] } }
         func f(_ r: [Double]) -> Double {
-            fMeasure(reference: trimBeats(r, minBeatTime: minBeatTime), estimated: est, window: window).f
+            fMeasure(reference: trimBeats(r, minBeatTime: minBeatTime),
+                     estimated: trimEstimates(estimated, reference: r, minBeatTime: minBeatTime, window: window), window: window).f
         }
         let annotated = f(ref)
         var best = (annotated, LevelScore.Level.annotated)

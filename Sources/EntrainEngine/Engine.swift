@@ -131,6 +131,14 @@ public struct Engine {
         pendingAmbient.deallocate()
     }
 
+    /// The host lost `frames` of input before this period (JACK skipped our process callback
+    /// for them: an xrun): the beat analysis carries its tempo and phase over them instead of
+    /// stalling. Engine frames do not jump (commands, sessions and outputs count rendered frames).
+    public mutating func inputLost(frames: Int) {
+        guard frames > 0 else { return }
+        beat.inputLost(frames: frames)
+    }
+
     /// One period from the host (JACK or the offline renderer): the FFT edge of the beat analysis,
     /// which calls FFTW and so cannot be compiler-checked, then the checked render. Periods longer
     /// than `maximumChunk` are taken in pieces.

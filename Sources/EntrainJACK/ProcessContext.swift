@@ -42,6 +42,12 @@ struct ProcessContext: ~Copyable {
     let slowestMicros = Atomic<Int>(0)
     let slowestFrame = Atomic<Int>(0)
     var client: OpaquePointer?
+    /// JACK's frame time at the start of our last cycle and that cycle's length: a later cycle
+    /// starting further on means JACK skipped us in between (an xrun), and beat_in's input of
+    /// those frames is lost. `cycleEngine` is the engine that cycle ran (a new one starts afresh).
+    var lastCycleStart: jack_nframes_t = 0
+    var lastCycleFrames: jack_nframes_t = 0
+    var cycleEngine: UnsafeMutablePointer<Engine>?
     /// Where the current cycle starts: engine frame (bits) and JACK time (µs), published each
     /// cycle by the process thread.
     let anchorPair = SeqLockedPair()
@@ -173,6 +179,7 @@ struct ProcessContext: ~Copyable {
             let audio = playbackLatency.load(ordering: .relaxed)
             engine.pointee.avLatencyFrames = audio - lightLatency.load(ordering: .relaxed)
             engine.pointee.avHapticLatencyFrames = audio - hapticLatency.load(ordering: .relaxed)
+            noteLostFrames(engine, frames: frames)
             followLink(engine, frames: frames)
             engine.pointee.process(io, frames: Int(frames))
             leadLink(engine, frames: frames)
@@ -186,6 +193,22 @@ struct ProcessContext: ~Copyable {
                 if let buffer = io.buffers[i] { buffer.update(repeating: 0, count: Int(frames)) }
             }
         }
+    }
+
+    /// Frames JACK's clock moved on between our last cycle's end and this one's start (cycles it
+    /// did not run us for), handed to the engine's beat analysis. Wrapping arithmetic on JACK's
+    /// 32-bit frame time; a gap over 10 s (a server that stopped, a restart) is not an xrun.
+    private mutating func noteLostFrames(_ engine: UnsafeMutablePointer<Engine>, frames: jack_nframes_t) {
+        guard let client else { return }
+        let start = jack_last_frame_time(client)
+        if cycleEngine == engine {
+            let lost = start &- (lastCycleStart &+ lastCycleFrames)
+            let rate = UInt32(max(0, sampleRate.load(ordering: .relaxed)))
+            if lost > 0, lost < 10 &* max(rate, 1) { engine.pointee.inputLost(frames: Int(lost)) }
+        }
+        cycleEngine = engine
+        lastCycleStart = start
+        lastCycleFrames = frames
     }
 
     /// The phrase grid as the control side last published it whole (else the one read before):

@@ -54,18 +54,26 @@ final class FMeasureTests: XCTestCase {
         XCTAssertNil(BeatMetrics.timingErrors([]))
     }
 
-    /// Beats before 5 s are dropped from both lists independently (mir_eval trim_beats).
+    /// Reference beats before 5 s are dropped (mir_eval trim_beats), and so are the estimates
+    /// nearest them: the first 5 s are not scored, whichever side of 5.000 s a beat falls.
     func testBeatTrimming() {
         XCTAssertEqual(BeatMetrics.trimBeats([6, 4.999, 5, 1]), [5, 6])
         // Estimates wrong during the first 5 s do not count against the tracker.
         let reference = stride(from: 0.5, to: 20, by: 0.5).map { $0 }
         let estimated = stride(from: 0.3, to: 5, by: 0.7).map { $0 } + reference.filter { $0 >= 5 }
         XCTAssertEqual(BeatMetrics.evaluateBeats(reference: reference, estimated: estimated).events.f, 1)
-        // A reference at 4.98 is gone, so its 5.02 estimate has nothing to match.
+        // A reference at 4.98 is not scored, nor its 5.02 estimate (mir_eval counted that one false).
         let s = BeatMetrics.evaluateBeats(reference: [4.98, 5.5, 6.0], estimated: [5.02, 5.5, 6.0]).events
         XCTAssertEqual(s.referenceCount, 2)
-        XCTAssertEqual(s.precision, 2.0 / 3, accuracy: 1e-12)
+        XCTAssertEqual(s.precision, 1)
         XCTAssertEqual(s.recall, 1)
+        // A reference at 5.000 is scored, with its estimate 2 ms early (mir_eval dropped the
+        // estimate and counted the reference missed); an estimate far from any reference counts
+        // by its own time.
+        let early = BeatMetrics.evaluateBeats(reference: [4.5, 5.0, 5.5, 6.0], estimated: [4.998, 5.5, 6.0, 4.7, 5.2]).events
+        XCTAssertEqual(early.matchedCount, 3)
+        XCTAssertEqual(early.estimatedCount, 4)
+        XCTAssertEqual(BeatMetrics.trimEstimates([4.998, 5.5, 4.7, 5.2, 4.55], reference: [4.5, 5.0, 5.5]), [4.998, 5.2, 5.5])
     }
 
     /// Onsets: ±50 ms, no trimming; beats: ±70 ms after trimming.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// jackd2's own transport tools, as a user would run them: `jack_transport` (commands on its
 /// standard input: play, stop, tempo, master…) and `jack_showtime` (the position, printed).
@@ -44,11 +45,21 @@ public final class JackTransportTool {
         let output = Pipe()
         show.standardOutput = output
         show.standardError = FileHandle.nullDevice
+        // Drained while it runs: it prints many lines a cycle, and once the pipe's 64 KB were full
+        // it blocked, so only the first 0.1 s of rolling was read (the tempo from 14 cycles).
+        let printed = Printed()
+        output.fileHandleForReading.readabilityHandler = { [printed] handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+            printed.data.withLock { $0.append(data) }
+        }
         try show.run()
         usleep(UInt32(seconds * 1e6))
         show.interrupt()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         show.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        printed.data.withLock { $0.append(output.fileHandleForReading.readDataToEndOfFile()) }
+        let text = printed.data.withLock { String(decoding: $0, as: UTF8.self) }
         // "frame = 93696  frame_time = … state: Rolling	BBT:   1|4|1735" (1920 ticks a beat from us, 4/4).
         return text.split(separator: "\n").compactMap { line in
             guard let f = line.range(of: "frame = "), let b = line.range(of: "BBT:") else { return nil }
@@ -59,3 +70,5 @@ public final class JackTransportTool {
         }
     }
 }
+
+private final class Printed: Sendable { let data = Mutex<Data>(Data()) }

@@ -6,8 +6,8 @@ import EntrainDSP
 /// at which they happened in the input.
 ///
 /// Per period: `spectrum.analyse` (the FFTW edge, before the checked render) cuts the input into
-/// hops; `analyse` (checked) runs the onset detector, the tempo estimator and the beat tracker
-/// over them, then collects this period's events in `events` for the plugins that follow it
+/// hops; `analyse` (checked) runs the onset detector, the band flux and the tempo-and-phase
+/// filter over them, then collects this period's events in `events` for the plugins that follow it
 /// (LED, haptic, ambient) and pushes them into the ring the control side turns into OSC.
 struct BeatAnalysisPlugin: EnginePlugin {
     static var descriptor: PluginDescriptor { BeatParameters.descriptor }
@@ -19,31 +19,20 @@ struct BeatAnalysisPlugin: EnginePlugin {
     let sampleRate: Double
     var spectrum: BeatSpectrum
     var detector: OnsetDetector
-    var tempo: TempoEstimator
-    var tracker: BeatTracker
+    var flux: BandFlux
+    var tracker: BeatFilterTracker
     var active = true
-    /// Published beats since the tracker last (re)gained confidence.
+    /// Published beats since the tracker last started publishing.
     var beatCount: Int32 = 0
-    /// The onset-strength function the tracker follows, summed over two hops; the spectral flux's
-    /// slowly falling maximum, which scales the flux's share of it.
+    /// The band flux summed over the two hops of an analysis frame, and whether the input
+    /// sounded in them.
     var frameValue = 0.0
-    var frameMid = 0.0
     var frameHops = 0
     var frameSounding = false
-    var fluxPeak: Float = 0
-    let fluxPeakDecay: Float
-    /// The flux's weight in the onset-strength function beside the onsets' accents.
-    let fluxShare: Float = 0.3
-    /// The flux's share in what the tempo estimator hears (less: its hats pull to double time).
-    let fluxTempo: Float = 0.15
-    /// Onset strength averaged over about 1 s and 8 s (per hop weights), and the share of the
-    /// usual level below which the music counts as a break.
-    var recentStrength = 0.0
-    var usualStrength = 0.0
+    var frameAudible = false
+    /// The input's usual energy (about 8 s), below which by 25 dB it no longer counts as sounding.
     var usualEnergy = 0.0
-    let shortWeight: Double
     let longWeight: Double
-    let breakRatio = 0.4
 
     /// This period's events, in the order found (onsets may be stamped before the period).
     var events = InlineArray<32, BeatEvent>(repeating: BeatEvent(kind: .onset, frame: 0, strength: 0))
@@ -65,18 +54,16 @@ struct BeatAnalysisPlugin: EnginePlugin {
         spectrum = BeatSpectrum(sampleRate: sampleRate, maximumFrames: maximumFrames)
         detector = OnsetDetector(sampleRate: sampleRate, hopSize: spectrum.hopSize, windowSize: spectrum.windowSize,
                                  bins: spectrum.bins, subBlockSize: spectrum.subBlockSize)
-        tempo = TempoEstimator(hopRate: sampleRate / Double(spectrum.hopSize))
-        tracker = BeatTracker(sampleRate: sampleRate, hopSize: spectrum.hopSize, minimumBPM: 40)
-        fluxPeakDecay = Float(pow(0.5, 1 / (4 * sampleRate / Double(spectrum.hopSize))))
-        shortWeight = Double(spectrum.hopSize) / sampleRate
-        longWeight = shortWeight / 8
+        flux = BandFlux(sampleRate: sampleRate, windowSize: spectrum.windowSize, bins: spectrum.bins)
+        tracker = BeatFilterTracker(sampleRate: sampleRate, hopSize: spectrum.hopSize)
+        longWeight = Double(spectrum.hopSize) / sampleRate / 8
         for (index, value) in values.enumerated() { set(index, to: value, glideFrames: 0, exponential: false) }
     }
 
     func deallocate() {
         spectrum.deallocate()
         detector.deallocate()
-        tempo.deallocate()
+        flux.deallocate()
         tracker.deallocate()
     }
 
@@ -91,16 +78,10 @@ struct BeatAnalysisPlugin: EnginePlugin {
         case BeatParameters.fluxMinInterval: detector.fluxMinIntervalFrames = Int64(value * milliseconds)
         case BeatParameters.energyThreshold: detector.energyThreshold = Float(value)
         case BeatParameters.energyRefractory: detector.energyRefractoryFrames = Int64(value * milliseconds)
-        case BeatParameters.tempoMin:
-            tempo.minimumBPM = value
-            tracker.minimumBPM = value
-        case BeatParameters.tempoMax:
-            tempo.maximumBPM = value
-            tracker.maximumBPM = value
+        case BeatParameters.tempoMin: tracker.minimumBPM = value
+        case BeatParameters.tempoMax: tracker.maximumBPM = value
         case BeatParameters.minConfidence: tracker.minimumConfidence = Float(value)
-        case BeatParameters.tempoPrefer:
-            tempo.preferredBPM = value
-            tracker.preferredBPM = value
+        case BeatParameters.tempoPrefer: tracker.preferredBPM = value
         default: break
         }
     }
@@ -122,41 +103,23 @@ struct BeatAnalysisPlugin: EnginePlugin {
             let onset = detector.process(magnitudes: spectrum.magnitudes + hop * spectrum.bins,
                                          subEnergies: spectrum.subEnergies + hop * subs, end: hopEnd)
             loudest = max(loudest, detector.hopEnergy)
-            // The tempo and the beat phase follow an onset-strength function: the onsets weighted by
-            // their loudness accents (in the raw flux a broadband hi-hat weighs as much as a kick and
-            // pulls towards double time) plus a share of the flux itself, which carries the bass
-            // and chords between the accented hits.
-            fluxPeak = max(detector.novelty, fluxPeak * fluxPeakDecay)
-            let flux = fluxPeak > 0 ? detector.novelty / fluxPeak : 0
-            let value = (onset?.strength ?? 0) + fluxShare * flux
-            // In a break (the onset strength far below its usual level) the tempo is held: the few
-            // onsets left say little about it.
-            recentStrength += (Double(value) - recentStrength) * shortWeight
-            usualStrength += (Double(value) - usualStrength) * longWeight
-            let thin = recentStrength < breakRatio * usualStrength
-            tempo.patient = tracker.locked
-            if tempo.push((onset?.strength ?? 0) + fluxTempo * flux) {
-                tracker.barsRepeatAtBeat = tracker.bpm > 0 && tempo.barRepeat(tracker.bpm) >= tempo.barStay
-                if tempo.bpm > 0, !(thin && tracker.locked) { tracker.setTempo(tempo.bpm, barLevel: tempo.barsVouch) }
-            }
-            frameValue += Double(value)
-            frameMid += Double(detector.midNovelty)
+            frameValue += Double(flux.process(magnitudes: spectrum.magnitudes + hop * spectrum.bins))
             // Sounding: above the silence gate and within 25 dB of the usual level (a song's
             // reverb tail after its last note is not music to keep the beat for).
             usualEnergy += (Double(detector.hopEnergy) - usualEnergy) * longWeight
             frameSounding = frameSounding
                 || (detector.hopEnergy > detector.silenceEnergy && Double(detector.hopEnergy) > 0.003 * usualEnergy)
+            frameAudible = frameAudible || detector.hopEnergy > detector.silenceEnergy
             frameHops += 1
             if frameHops == 2 {
-                tracker.frame(frameValue, mid: frameMid, end: hopEnd, sounding: frameSounding)
-                if let settled = tracker.takeSettledTempo() { tempo.settle(on: settled) }
+                tracker.frame(frameValue, end: hopEnd, sounding: frameSounding, audible: frameAudible)
                 frameValue = 0
-                frameMid = 0
                 frameHops = 0
                 frameSounding = false
+                frameAudible = false
             }
             if let onset {
-                tracker.onset(frame: onset.frame, strength: onset.strength)
+                tracker.onset(frame: onset.frame)
                 publish(BeatEvent(kind: .onset, frame: onset.frame, publishedFrame: end, strength: onset.strength), ring)
             }
         }
@@ -165,10 +128,13 @@ struct BeatAnalysisPlugin: EnginePlugin {
             publish(BeatEvent(kind: .beat, frame: beat.frame, publishedFrame: end, strength: beat.confidence,
                               count: beatCount, bpm: Float(tracker.bpm), framesToNext: Int32(beat.period)), ring)
         }
-        if !tracker.publishing {
-            beatCount = 0
-            tempo.forgetLevel()  // the octave settled on was that music's: back to the hint
-        }
+        if !tracker.publishing { beatCount = 0 }
+    }
+
+    /// `frames` of beat_in never reached us (the host lost a period): the tracker moves on over them.
+    mutating func inputLost(frames: Int) {
+        guard active else { return }
+        tracker.skip(frames: Int64(frames))
     }
 
     /// A new host period starts (before its first chunk).
