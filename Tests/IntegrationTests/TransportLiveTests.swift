@@ -8,7 +8,14 @@ import XCTest
 final class TransportLiveTests: LiveClientTestCase {
     override class var needsOwnServer: Bool { true }  // rolls the transport
 
+    /// The beats' spacing and the clock rate are judged through xruns: a cycle jack_transport
+    /// misses holds its ticks back (its beat comes a few periods late: 33,018 frames for 32,768
+    /// in a loaded run), which no recorder can see.
     func testTheMIDIClockFollowsJackTransportsTempoAndItsStartAndStop() throws {
+        try judgeThroughXruns("transport follower", transportFollowerTake)
+    }
+
+    private func transportFollowerTake() throws -> (miss: String?, xruns: Int) {
         let server = try self.server
         guard let tool = try JackTransportTool(server: server.name) else { throw XCTSkip("jack_transport is not installed (jackd2)") }
         defer { tool.quit() }
@@ -20,7 +27,10 @@ final class TransportLiveTests: LiveClientTestCase {
         tool.send("master")
         tool.send("locate 0")
         tool.send("play")
-        guard tool.isRunning else { return XCTFail("jack_transport ended: it could not drive this server's transport") }
+        guard tool.isRunning else {
+            XCTFail("jack_transport ended: it could not drive this server's transport")
+            return (nil, 0)
+        }
         func beatNotes() -> [UInt32] { midi.events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 }.map(\.frame) }
         try waitFor("six transport beats", timeout: 30) { beatNotes().count >= 6 }
         tool.send("stop")
@@ -41,12 +51,18 @@ final class TransportLiveTests: LiveClientTestCase {
         XCTAssertEqual(Double(median), 32_000, accuracy: 32_000 * 0.03, "beats at about 90 BPM")
         // Within one of the master's ticks (1/1920 beat, 17 frames): it only says where a beat
         // falls inside a period to the tick.
-        XCTAssertTrue(gaps.allSatisfy { abs($0 - median) <= median / 1920 + 1 }, "one note per beat, none twice: \(gaps)")
         quarters.assertTwentyFour()
         let span = Double(beats.last! - beats.first!) / Double(server.sampleRate)
         let perSecond = quarters.clocksPerSecond(sampleRate: Double(server.sampleRate))
-        XCTAssertEqual(perSecond, 24 * Double(server.sampleRate) / Double(median), accuracy: 0.05, "clocks per second: 24 per beat")
-        print(String(format: "transport follower: %.2f clocks/s at 90 BPM over %.1f s", perSecond, span))
+        let wanted = 24 * Double(server.sampleRate) / Double(median)
+        print(String(format: "transport follower: %.2f clocks/s at 90 BPM over %.1f s, %d xrun(s)", perSecond, span, midi.xruns))
+        if !gaps.allSatisfy({ abs($0 - median) <= median / 1920 + 1 }) {
+            return ("one note per beat, none twice: \(gaps)", midi.xruns)
+        }
+        if abs(perSecond - wanted) > 0.05 {
+            return (String(format: "clocks per second %.3f, want %.3f (24 per beat)", perSecond, wanted), midi.xruns)
+        }
+        return (nil, midi.xruns)
     }
 
     func testAsTimebaseMasterItCountsBarsAndBeatsAtTheTempoFoundOnBeatIn() throws {
