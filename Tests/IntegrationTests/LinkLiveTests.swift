@@ -36,10 +36,10 @@ final class LinkLiveTests: XCTestCase {
         try probe.connectMIDI(from: "entrain:midi_out")
         try probe.connectLight(from: "entrain:led")
         try peer.waitFor("the peer to see entrain") { $0.peers >= 1 }
-        try waitFor("16 beats at 120 BPM") { probe.noteTimes.count >= 18 }
+        try waitFor("16 beats at 120 BPM", timeout: 30) { probe.noteTimes.count >= 18 }
         let change = Double(jack_get_time())
         peer.setTempo(150)
-        try waitFor("20 beats at 150 BPM") { probe.noteTimes.filter { $0 > change }.count >= 20 }
+        try waitFor("20 beats at 150 BPM", timeout: 30) { probe.noteTimes.filter { $0 > change }.count >= 20 }
 
         let before = probe.noteTimes.filter { $0 < change }.suffix(16)
         let after = probe.noteTimes.filter { $0 > change + 60e6 / 150 }  // from one beat after the change
@@ -82,7 +82,7 @@ final class LinkLiveTests: XCTestCase {
         try clicks.connect(to: "\(probe.name):light_in")
         try peer.waitFor("the peer to see entrain") { $0.peers >= 1 }
         clicks.play()
-        try waitFor("the session to take the clicks' tempo") { abs((peer.latest?.tempo ?? 0) - bpm) < 0.5 }
+        try waitFor("the session to take the clicks' tempo", timeout: 30) { abs((peer.latest?.tempo ?? 0) - bpm) < 0.5 }
         let settled = Double(jack_get_time()) + 2e6
         try waitFor("16 clicks after settling", timeout: 30) { probe.edgeTimes.filter { $0 > settled }.count >= 16 }
 
@@ -117,7 +117,7 @@ final class LinkLiveTests: XCTestCase {
         defer { stop(b) }
         try probeA.connectMIDI(from: "entrain:midi_out")
         try probeB.connectMIDI(from: "entrain_b:midi_out")
-        try waitFor("20 beats on both") { probeA.noteTimes.count >= 20 && probeB.noteTimes.count >= 20 }
+        try waitFor("20 beats on both", timeout: 30) { probeA.noteTimes.count >= 20 && probeB.noteTimes.count >= 20 }
         let timesB = probeB.noteTimes
         let gaps = probeA.noteTimes.suffix(16).map { t in (timesB.map { $0 - t }.min { abs($0) < abs($1) } ?? .infinity) / 1000 }
         print("link: two instances' beats apart by a median \(ms(median(gaps))) (largest \(ms(gaps.map(abs).max())))")
@@ -142,7 +142,7 @@ final class LinkLiveTests: XCTestCase {
             try probe.connectLight(from: "entrain:led")
             try peer.waitFor("the peer to see entrain") { $0.peers >= 1 }
             clicks.play()
-            try waitFor("8 flashes while the role is \(role)") { probe.edgeTimes.count >= 8 }
+            try waitFor("8 flashes while the role is \(role)", timeout: 30) { probe.edgeTimes.count >= 8 }
             stop(client)
             try realtime.assertClean(report)
         }
@@ -184,14 +184,6 @@ final class LinkLiveTests: XCTestCase {
             beat += 60 / bpm
         }
         return samples
-    }
-
-    func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { throw TestSupportError.timeout(what) }
-            usleep(50_000)
-        }
     }
 
     /// The tempo of clicks heard at `times` (µs): the least-squares line through them, each
