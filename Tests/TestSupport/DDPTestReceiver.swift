@@ -16,77 +16,12 @@ public struct ReceivedDDP: Sendable {
 /// sequence (low 4 bits), data type, destination id, a 32-bit big-endian byte offset, a 16-bit
 /// big-endian length — then the data, written into the display's buffer at the offset; a push
 /// shows the buffer. Queries, replies and other destinations than 1 (the display) count invalid.
-public final class DDPTestReceiver: @unchecked Sendable {
-    public let port: Int
-    private let fd: Int32
-    private let lock = NSLock()
-    private var frames: [ReceivedDDP] = []
-    private var invalid = 0
-    private var thread: Thread?
-    private var stopping = false
-
-    public init() throws {
-        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        var chosen = 0
-        for _ in 0..<50 {
-            let candidate = Int.random(in: 20_000...60_000)
-            if Loopback.bind(fd, port: candidate) { chosen = candidate; break }
-        }
-        guard chosen != 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        port = chosen
-        var size: Int32 = 4 << 20
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let thread = Thread { [self] in receive() }
-        self.thread = thread
-        thread.start()
-    }
-
-    deinit { stop() }
-
-    public func stop() {
-        lock.withLock { stopping = true }
-        while let thread, !thread.isFinished { usleep(10_000) }
-        if thread != nil { close(fd) }
-        thread = nil
-    }
-
-    /// Every frame shown so far, and how many datagrams were not valid DDP data packets.
-    public var received: (frames: [ReceivedDDP], invalid: Int) { lock.withLock { (frames, invalid) } }
-
-    public func clear() { lock.withLock { frames.removeAll() } }
-
-    @discardableResult
-    public func wait(timeout: Double = 5, until condition: ([ReceivedDDP]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(received.frames) { return true }
-            usleep(10_000)
-        }
-        return condition(received.frames)
-    }
-
-    private var display = DDPDisplay()
-
-    /// Takes one datagram: false when it is not a valid data packet for the display.
-    func take(_ p: [UInt8], arrival: Double, unix: Double) -> Bool {
-        guard let shown = display.take(p) else { return false }
-        if let bytes = shown { frames.append(ReceivedDDP(sequence: Int(p[1] & 0x0F), dataType: p[2], bytes: bytes, arrival: arrival, unixArrival: unix)) }
-        return true
-    }
-
-    private func receive() {
-        var datagram = [UInt8](repeating: 0, count: 2048)
-        while !lock.withLock({ stopping }) {
-            let n = recv(fd, &datagram, datagram.count, 0)
-            guard n > 0 else { continue }
-            var ts = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &ts)
-            let now = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-            let unix = Date().timeIntervalSince1970
-            let bytes = Array(datagram[0..<n])
-            lock.withLock { if !take(bytes, arrival: now, unix: unix) { invalid += 1 } }
+public final class DDPTestReceiver: DatagramReceiver<ReceivedDDP>, @unchecked Sendable {
+    public convenience init() throws {
+        var display = DDPDisplay()
+        try self.init { p, arrival, unix in
+            guard let shown = display.take(p) else { return nil }
+            return shown.map { [ReceivedDDP(sequence: Int(p[1] & 0x0F), dataType: p[2], bytes: $0, arrival: arrival, unixArrival: unix)] } ?? []
         }
     }
 }

@@ -73,7 +73,7 @@ public final class OLAReceiver {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
         process.arguments = ["netns", "exec", namespace, "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                             "/usr/bin/olad", "--config-dir", config.path, "--no-http", "--log-level", "2"]
+                             "/usr/bin/olad", "--config-dir", config.path, "--no-http", "--no-register-with-dns-sd", "--log-level", "2"]
         let log = config.appendingPathComponent("olad.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
