@@ -75,7 +75,7 @@ public final class OLAReceiver {
         process.arguments = ["netns", "exec", namespace, "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
                              "/usr/bin/olad", "--config-dir", config.path, "--no-http", "--no-register-with-dns-sd", "--log-level", "2"]
         let log = config.appendingPathComponent("olad.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -108,12 +108,24 @@ public final class OLAReceiver {
         return nil
     }
 
-    /// `seconds` of `universes` as ola_recorder writes them.
-    public func record(universes: [Int], seconds: Int) throws -> [OLAFrame] {
+    /// `seconds` of `universes` as ola_recorder writes them. Its `--duration` does not end a
+    /// recording: it is stopped with SIGINT (its Ctrl-C) once the window has passed.
+    public func record(universes: [Int], seconds: Double) throws -> [OLAFrame] {
         let file = config.appendingPathComponent("show-\(UInt32.random(in: 0...UInt32.max))")
-        let (status, output) = try inside("/usr/bin/ola_recorder", ["--record", file.path, "--universes",
-                                                                   universes.map(String.init).joined(separator: ","), "--duration", "\(seconds)"])
-        guard status == 0 else { throw OLAError.record(output) }
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+        recorder.arguments = ["netns", "exec", namespace, "/usr/bin/ola_recorder", "--record", file.path,
+                              "--universes", universes.map(String.init).joined(separator: ",")]
+        recorder.standardOutput = FileHandle.nullDevice
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+        try waitFor("ola_recorder to start its show file", timeout: 10) {
+            guard recorder.isRunning else { throw OLAError.record("ended with status \(recorder.terminationStatus)") }
+            return ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) > 0
+        }
+        Thread.sleep(forTimeInterval: seconds)  // the measurement window itself
+        recorder.interrupt()
+        recorder.waitUntilExit()
         return Self.frames(try String(contentsOf: file, encoding: .utf8))
     }
 
@@ -143,7 +155,7 @@ public final class OLAReceiver {
             daemon.waitUntilExit()
         }
         daemon = nil
-        try? PrivateNetwork.ip(["netns", "delete", namespace])  // takes the veth pair with it
+        _ = try? PrivateNetwork.ip(["netns", "delete", namespace])  // takes the veth pair with it
         try? FileManager.default.removeItem(at: config)
     }
 }
