@@ -27,7 +27,7 @@ final class PixelLiveTests: LiveClientTestCase {
         let rec = try recorder(channels: 1, seconds: 0.2)
         let (client, _, osc) = try startWithOSC(["--pixels", path, "--set", "/pixels/strip/effect=solid", "--set", "/pixels/strip/palette=white",
                                                  "--set", "/pixels/strip/brightness=0.4"], recorder: rec)
-        XCTAssertTrue(display.wait { $0.last.map { $0.bytes == [UInt8](repeating: 102, count: 900) } ?? false }, "every channel at 0.4 of 255")
+        XCTAssertTrue(display.wait(timeout: 20) { $0.last.map { $0.bytes == [UInt8](repeating: 102, count: 900) } ?? false }, "every channel at 0.4 of 255")
         display.clear()
         try waitFor("two seconds of frames", timeout: 10) { (display.received.frames.last?.arrival ?? 0) - (display.received.frames.first?.arrival ?? 0) >= 2 }
         let steady = display.received
@@ -80,6 +80,7 @@ final class PixelLiveTests: LiveClientTestCase {
         let (client, _, osc) = try startWithOSC(["--pixels", path, "--set", "/pixels/strip/effect=pacer", "--set", "/pixels/strip/brightness=1",
                                                  "--set", "/led/source/manual=1", "--set", "/led/source/entrainment=0"] + (armed ? ["--arm-strobe"] : []),
                                                 recorder: rec)
+        XCTAssertTrue(display.wait(timeout: 20) { !$0.isEmpty }, "frames arrive")
         display.clear()
         flicker(osc, seconds: 4)
         stopClient(client)
@@ -116,6 +117,7 @@ final class PixelLiveTests: LiveClientTestCase {
                                       "--set", "/pixels/bars/brightness=1", "--osc-feedback", "127.0.0.1:\(listener.port)"], recorder: rec)
         let rate = Double(server.sampleRate)
         let tone = (0..<Int(3 * rate)).map { Float(0.5 * sin(2 * Double.pi * 1000 * Double($0) / rate)) }
+        XCTAssertTrue(display.wait(timeout: 20) { !$0.isEmpty }, "frames arrive")
         let player = try JackPlayer(server: server.name, samples: tone, name: "tone")
         try player.connect(to: "entrain:beat_in")
         player.play()
@@ -153,6 +155,7 @@ final class PixelLiveTests: LiveClientTestCase {
         let item = try XCTUnwrap(BeatCorpus.item(named: "rock-120", sampleRate: server.sampleRate))
         let drums = try JackPlayer(server: server.name, samples: Array(item.samples.prefix(12 * server.sampleRate)), name: "drums")
         try drums.connect(to: "entrain:beat_in")
+        guard display.wait(timeout: 20, until: { !$0.isEmpty }) else { return ("no frames arrived", rec.xruns) }
         display.clear()
         drums.play()
         let received = listener.receiveTimed(timeout: 40, until: { drums.isFinished }, linger: 0.3)

@@ -27,6 +27,7 @@ final class PixelOLALiveTests: LiveClientTestCase {
                                       "--set", "/pixels/wall/effect=bands", "--set", "/pixels/wall/palette=rainbow", "--set", "/pixels/wall/brightness=1"],
                                      recorder: rec)
         let item = try XCTUnwrap(BeatCorpus.item(named: "rock-120", sampleRate: server.sampleRate))
+        XCTAssertTrue(display.wait(timeout: 20) { !$0.isEmpty }, "the strip's frames arrive")
         let song = try JackPlayer(server: server.name, samples: Array(item.samples.prefix(14 * server.sampleRate)), name: "song")
         try song.connect(to: "entrain:beat_in")
         song.play()
