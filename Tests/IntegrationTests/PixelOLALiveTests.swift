@@ -33,21 +33,27 @@ final class PixelOLALiveTests: LiveClientTestCase {
         song.play()
         try song.waitForSample(4 * server.sampleRate)  // the tracker has locked
         display.clear()
-        let frames = try ola.record(universes: [1, 2], seconds: 6)
+        let window = 6.0
+        let frames = try ola.record(universes: [1, 2], seconds: window)
         let strip = display.received.frames
         stopClient(client)
 
         let universe1 = frames.filter { $0.universe == 1 }, universe2 = frames.filter { $0.universe == 2 }
-        func rate(_ f: [OLAFrame]) -> Double { f.count > 1 ? Double(f.count - 1) / (f.last!.time - f.first!.time) : 0 }
+        // Frames over the recording's window (the show file's delays are whole milliseconds).
+        func rate(_ f: [OLAFrame]) -> Double { Double(f.count) / window }
         let stripRate = strip.count > 1 ? Double(strip.count - 1) / (strip.last!.arrival - strip.first!.arrival) : 0
         let rises = zip(strip, strip.dropFirst()).filter { Int($1.bytes[0]) - Int($0.bytes[0]) > 128 }.count
         // The matrix as shown: universe 1 holds pixels 0-169, universe 2 pixels 170-339 (510 channels each).
         let matrix = zip(universe1, universe2).map { (time: $1.time, bytes: Array($0.channels.prefix(510)) + Array($1.channels.prefix(510))) }
-        let lit = matrix.map { $0.bytes.filter { $0 > 0 }.count / 3 }
-        let columns = Set(matrix.flatMap { frame in (0..<340).filter { p in frame.bytes[p * 3..<p * 3 + 3].contains { $0 > 0 } }.map { p in
-            let row = p / 34, along = p % 34
-            return row % 2 == 1 ? 33 - along : along
-        } })
+        let lit = matrix.map { frame in (0..<340).filter { p in frame.bytes[(p * 3)..<(p * 3 + 3)].contains(where: { $0 > 0 }) }.count }
+        // The columns the spectrum lit at some time (rows are wired back and forth).
+        var columns = Set<Int>()
+        for frame in matrix {
+            for p in 0..<340 where frame.bytes[(p * 3)..<(p * 3 + 3)].contains(where: { $0 > 0 }) {
+                let row = p / 34, along = p % 34
+                columns.insert(row % 2 == 1 ? 33 - along : along)
+            }
+        }
         let measure = FlashMeasure(frames: matrix, pixels: 340, channels: 3)
         let flashing = matrix.dropFirst(matrix.count / 5).map { measure.flashing(at: $0.time) }.max() ?? 0
         print(String(format: "pixels with OLA: sACN universes 1 and 2 at %.1f and %.1f frames/s (%d and %d frames in 6 s), DDP strip at %.1f frames/s with %d beat flashes; the matrix lit %d pixels at most, in %d of 34 columns, at most %d flashing at once",
@@ -57,7 +63,7 @@ final class PixelOLALiveTests: LiveClientTestCase {
         XCTAssertEqual(universe1.first?.channels.count, 512, "every slot of a universe")
         XCTAssertGreaterThanOrEqual(stripRate, 40, "the strip at the same time")
         XCTAssertGreaterThanOrEqual(rises, 9, "a flash on (nearly) every beat of 120 BPM over 6 s")
-        XCTAssertGreaterThanOrEqual(columns.count, 20, "the spectrum reaches most columns")
+        XCTAssertGreaterThanOrEqual(columns.count, 24, "the spectrum reaches most columns")
         XCTAssertGreaterThan(lit.filter { $0 > 0 }.count, matrix.count * 9 / 10, "the spectrum is lit while the song plays")
         XCTAssertLessThanOrEqual(flashing, 85, "armed, at most a quarter of the matrix flashes at once")
     }
