@@ -58,6 +58,33 @@ final class PixelLiveTests: LiveClientTestCase {
         XCTAssertEqual(display.received.frames.last?.bytes.max(), 0, "black frames at exit")
     }
 
+    func testArtNetCarriesAStripAcrossUniversesOfWholePixels() throws {
+        let receiver = try DMXTestReceiver(.artNet)
+        defer { receiver.stop() }
+        let folder = try TemporaryFolder("pixels-artnet")
+        defer { folder.remove() }
+        let rig = try folder.write(#"[{"name": "eaves", "pixels": 200, "protocol": "artnet", "target": "127.0.0.1:\#(receiver.port)", "universe": 5, "order": "grb", "fps": 40}]"#, "rig.json")
+        let rec = try recorder(channels: 1, seconds: 0.2)
+        let client = try startClient(["--pixels", rig.path, "--set", "/pixels/eaves/effect=solid", "--set", "/pixels/eaves/palette=fire",
+                                      "--set", "/pixels/eaves/brightness=0.4"], recorder: rec)
+        // Fire starts red: in grb order green (0) comes first, then red (102).
+        XCTAssertTrue(receiver.wait(timeout: 20) { frames in
+            frames.last { $0.universe == 5 }.map { Array($0.channels.prefix(3)) == [0, 102, 0] } ?? false
+                && frames.last { $0.universe == 6 }.map { $0.channels.contains { $0 > 0 } } ?? false
+        }, "both universes carry the strip, its first pixel red")
+        receiver.clear()
+        try waitFor("two seconds of frames", timeout: 10) { receiver.received.frames.filter { $0.universe == 5 }.count >= 81 }
+        stopClient(client)
+        let frames = receiver.received.frames
+        let first = frames.filter { $0.universe == 5 }, second = frames.filter { $0.universe == 6 }
+        XCTAssertEqual(first.first?.channels.count, 510, "170 RGB pixels in the first universe")
+        XCTAssertEqual(second.first?.channels.count, 90, "the other 30 in the next")
+        let rate = Double(first.count - 1) / (first.last!.arrival - first.first!.arrival)
+        print(String(format: "pixels over Art-Net: %.1f frames/s in universes 5 and 6", rate))
+        XCTAssertEqual(rate, 40, accuracy: 2)
+        XCTAssertEqual(frames.last?.channels.max(), 0, "black at exit")
+    }
+
     /// /led/manual switched between 0 and 1 ten times a second (a manual source passes while
     /// disarmed: it is taken as steady), shown by the pacer effect on every pixel.
     func flicker(_ osc: OSCTestClient, seconds: Double) {
