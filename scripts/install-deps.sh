@@ -8,13 +8,14 @@ set -euo pipefail
 # libsndfile1-dev writes FLAC/Ogg/Opus renders and reads --mix files; sox, flac and vorbis-tools
 # decode them back in the tests.
 # fluidsynth and fluid-soundfont-gm render the beat analysis's sampled-instrument songs (tests).
+# ola: OLA's olad and ola_recorder, the real sACN/Art-Net receiver of the pixel outputs' tests.
 # ableton-link-dev: Ableton Link (header-only, built in); pipewire and pipewire-jack: the live tests
 # run again on PipeWire's JACK (scripts/test-pipewire.sh). aalink (PyPI) is the Link tests' peer.
 packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils avahi-daemon dbus-daemon
           liblilv-dev lilv-utils swh-lv2 x42-plugins lsp-plugins-lv2 mda-lv2 dragonfly-reverb-lv2
           fluidsynth fluid-soundfont-gm
           libsndfile1-dev sox flac vorbis-tools zlib1g-dev
-          ableton-link-dev pipewire pipewire-jack "$@")
+          ableton-link-dev pipewire pipewire-jack ola "$@")
 
 # The Link tests' peer, from PyPI (pip installs for the user when not root).
 link_peer() { python3 -c 'import aalink' 2>/dev/null || python3 -m pip install --quiet aalink; }

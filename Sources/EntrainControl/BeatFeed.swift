@@ -15,6 +15,7 @@ final class BeatFeed {
     private var sentThermal = -1
     private var nextValues = 0.0
     private var nextLevel = 0.0
+    private var bandsSilent = false
 
     init(host: @escaping @Sendable () -> EngineHost, time: @escaping @Sendable (Int64) -> Double?) {
         self.host = host
@@ -53,6 +54,11 @@ final class BeatFeed {
         if now >= nextLevel {
             nextLevel = now + FeedbackHub.meterInterval
             messages.append(OSCMessage("/beat/level", [.float(engine.status.pointee.takeBeatLevel())]))
+            // The bands while there is something in them, and one report of silence.
+            let bands = engine.status.pointee.bandLevels()
+            let silent = bands.allSatisfy { $0 == 0 }
+            if !(silent && bandsSilent) { messages.append(OSCMessage("/beat/bands", bands.map { OSCValue.float($0) })) }
+            bandsSilent = silent
         }
         return (events, messages)
     }

@@ -92,7 +92,9 @@ public enum OSCSchema {
 
         """
         // The client's own commands and what it sends first, then each family of values.
-        for family in families.filter({ $0.descriptors.isEmpty }) + families.filter({ !$0.descriptors.isEmpty }) { out += section(family) }
+        // Pixel outputs exist only with a rig (--pixels FILE): their addresses once, with NAME for the output's name.
+        let pixels: [any AddressFamily] = families.contains { $0 is PixelFamily } ? [] : [PixelFamily.placeholder]
+        for family in families.filter({ $0.descriptors.isEmpty }) + families.filter({ !$0.descriptors.isEmpty }) + pixels { out += section(family) }
         return out
     }
 

@@ -10,3 +10,11 @@ extension Engine {
 
     public static func beatEvent(_ engine: UnsafeMutablePointer<Engine>, _ k: Int) -> BeatEvent { engine.pointee.beat.periodEvents[k] }
 }
+
+extension Engine {
+    /// The beat analysis's band levels after the period just processed (0…1, `bandCount` of
+    /// them, lowest first): what the pixel outputs' spectrum shows.
+    public static var bandCount: Int { BandLevels.count }
+
+    public static func bandLevel(_ engine: UnsafeMutablePointer<Engine>, _ k: Int) -> Float { engine.pointee.beat.bands.levels[k] }
+}

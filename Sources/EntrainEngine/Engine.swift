@@ -397,6 +397,7 @@ public struct Engine {
         status.pointee.publishBeat(level: beat.loudest, bpm: Float(beat.tracker.bpm), confidence: beat.tracker.confidence,
                                    dropped: beat.dropped)
         beat.loudest = 0
+        status.pointee.publishBands(beat.bands.levels)
         status.pointee.lightThermalState.store(light.thermal.state.rawValue, ordering: .relaxed)
         if stopping && entrainmentBus.isSilent && !sounds.cueRinging && (ambientBus.isSilent || !ambient.running) {
             status.pointee.stopped.store(true, ordering: .releasing)

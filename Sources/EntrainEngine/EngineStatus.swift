@@ -30,6 +30,10 @@ public struct EngineStatus: ~Copyable {
     /// Frames the hosted plugins delay the sound by (the slowest bus's chain, as they report):
     /// added to the ports' latency and waited for by light and haptics.
     public let insertLatency = Atomic<Int>(0)
+    /// The beat analysis's 16 band levels as bytes (0…255, band 0 in the low byte of the first
+    /// word): what `/beat/bands` reports. Each period stores the levels, which hold their peaks.
+    let bandsLow = Atomic<UInt64>(0)
+    let bandsHigh = Atomic<UInt64>(0)
 
     public init() {}
 
@@ -56,6 +60,23 @@ public struct EngineStatus: ~Copyable {
     public func takeBeatLevel() -> Float {
         let meanSquare = Float(bitPattern: beatLevel.exchange(0, ordering: .relaxed))
         return meanSquare > 1e-15 ? 10 * log10(meanSquare) : -150
+    }
+
+    /// The band levels now, 0…1, lowest band first.
+    public func bandLevels() -> [Float] {
+        let words = [bandsLow.load(ordering: .relaxed), bandsHigh.load(ordering: .relaxed)]
+        return (0..<16).map { Float((words[$0 / 8] >> (UInt64($0 % 8) * 8)) & 0xFF) / 255 }
+    }
+
+    @inline(__always)
+    func publishBands(_ levels: UnsafePointer<Float>) {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for b in 0..<8 {
+            low |= UInt64(min(255, max(0, levels[b] * 255 + 0.5))) << (UInt64(b) * 8)
+            high |= UInt64(min(255, max(0, levels[b + 8] * 255 + 0.5))) << (UInt64(b) * 8)
+        }
+        bandsLow.store(low, ordering: .relaxed)
+        bandsHigh.store(high, ordering: .relaxed)
     }
 
     public var beatBPMValue: Float { Float(bitPattern: beatBPM.load(ordering: .relaxed)) }

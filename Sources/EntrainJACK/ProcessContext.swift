@@ -58,6 +58,10 @@ struct ProcessContext: ~Copyable {
     let tap: UnsafeMutablePointer<LightTapRing>
     let tapScratch: UnsafeMutablePointer<Float>
     static var tapScratchFrames: Int { 16_384 }
+    /// Pixel outputs (--pixels): while `pixelTapping`, the LED ports render as for `tapping` and
+    /// each period's band levels, beat, onset and led value go into `pixelTap`.
+    let pixelTapping = Atomic<Bool>(false)
+    let pixelTap: UnsafeMutablePointer<PixelTapRing>
     /// MIDI out (--midi-clock): clock and notes from the beat analysis's events, frame-exact.
     var midiOut: OpaquePointer?
     /// Closing: the control side asks (1) for a last period of MIDI that stops the clock and ends
@@ -91,6 +95,8 @@ struct ProcessContext: ~Copyable {
     init() {
         tap = .allocate(capacity: 1)
         tap.initialize(to: LightTapRing(capacity: 1024))
+        pixelTap = .allocate(capacity: 1)
+        pixelTap.initialize(to: PixelTapRing(capacity: 2048))
         tapScratch = .allocate(capacity: LightTapFrame.count * Self.tapScratchFrames)
         tapScratch.initialize(repeating: 0, count: LightTapFrame.count * Self.tapScratchFrames)
         midiInRing = .allocate(capacity: 1)
@@ -99,6 +105,7 @@ struct ProcessContext: ~Copyable {
 
     deinit {
         tap.deinitialize(count: 1).deallocate()
+        pixelTap.deinitialize(count: 1).deallocate()
         tapScratch.deallocate()
         midiInRing.deinitialize(count: 1).deallocate()
     }
@@ -167,7 +174,8 @@ struct ProcessContext: ~Copyable {
                 io.buffers[i] = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
             }
         }
-        let tapped = tapping.load(ordering: .relaxed) && Int(frames) <= Self.tapScratchFrames
+        let pixels = pixelTapping.load(ordering: .relaxed)
+        let tapped = (tapping.load(ordering: .relaxed) || pixels) && Int(frames) <= Self.tapScratchFrames
         if tapped {
             for k in 0..<LightTapFrame.count where io.buffers[LightTapFrame.portIndex(k)] == nil {
                 io.buffers[LightTapFrame.portIndex(k)] = tapScratch + k * Self.tapScratchFrames
@@ -183,7 +191,8 @@ struct ProcessContext: ~Copyable {
             followLink(engine, frames: frames)
             engine.pointee.process(io, frames: Int(frames))
             leadLink(engine, frames: frames)
-            if tapped { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
+            if tapped && tapping.load(ordering: .relaxed) { publishTap(io, last: engine.pointee.frame - 1, at: Int(frames) - 1) }
+            if tapped && pixels { publishPixelTap(engine, io, at: Int(frames) - 1) }
             noteDetectedTempo(engine, frames: frames)
             if midiOut != nil { writeMIDI(engine, frames: frames) }
             if midiIn != nil { readMIDI(start: engine.pointee.frame - Int64(frames), frames: frames) }

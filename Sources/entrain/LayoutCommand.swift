@@ -17,7 +17,7 @@ struct LayoutCommand: ParsableCommand {
             Feedback needs no setup in either (the layout subscribes itself). layouts/ holds \
             generated copies. Example: entrain layout touchosc -o entrain.tosc, then open it in \
             TouchOSC with an OSC connection to the client (its address, port 8000, receive port \
-            the one TouchOSC sends from).
+            the one TouchOSC sends from). With --pixels FILE the rig's pixel outputs get controls too.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -29,14 +29,15 @@ struct LayoutCommand: ParsableCommand {
     var format: Format
     @Option(name: [.short, .customLong("output")], help: "The file to write (atomically).")
     var output: String
+    @OptionGroup var pixels: PixelOptions
 
     func run() throws {
         switch format {
         case .touchosc:
-            let space = AddressSpace(try OSCSchema.standardFamilies())
+            let space = AddressSpace(try OSCSchema.standardFamilies() + pixels.families().map { $0 as any AddressFamily })
             try AtomicFile.write(TouchOSCLayout.data(space: space), to: URL(fileURLWithPath: output), label: output)
         case .openStageControl:
-            let space = AddressSpace(try OSCSchema.standardFamilies())
+            let space = AddressSpace(try OSCSchema.standardFamilies() + pixels.families().map { $0 as any AddressFamily })
             try AtomicFile.write(OpenStageControlLayout.data(space: space) + Data("\n".utf8), to: URL(fileURLWithPath: output), label: output)
         }
     }

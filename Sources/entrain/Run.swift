@@ -24,6 +24,7 @@ struct Run: ParsableCommand {
     @OptionGroup var dmx: DMXOptions
     @OptionGroup var midi: MIDIOptions
     @OptionGroup var link: LinkOptions
+    @OptionGroup var pixels: PixelOptions
     @Option(help: "JACK client name (JACK appends -01 … if it is taken).")
     var name = "entrain"
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or 'default'). Never starts a server.")
@@ -91,6 +92,11 @@ struct Run: ParsableCommand {
             try lights.set(rigChanges.filter { $0.address.hasPrefix(DMXFamily.prefix) }, at: nil)
             try midiIn.set(rigChanges.filter { $0.address.hasPrefix(MIDIFamily.prefix) }, at: nil)
         } catch { throw ValidationError("\(error)") }
+        let pixelFamilies = try pixels.families()
+        let pixelChanges = try PixelOptions.changes(carried: carried, given: try engine.setChanges(), families: pixelFamilies)
+        do {
+            for family in pixelFamilies { try family.set(pixelChanges.filter { $0.address.hasPrefix(PixelAddresses.prefix + family.spec.name + "/") }, at: nil) }
+        } catch { throw ValidationError("\(error)") }
         let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
         let client: JackClient
         do {
@@ -125,7 +131,7 @@ struct Run: ParsableCommand {
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
         let space = AddressSpace(StandardFamilies.make(engine: current, conductor: conductor, hrv: heart.monitor, dmx: lights, midi: midiIn,
-                                                       link: linkSession))
+                                                       link: linkSession) + pixelFamilies.map { $0 as any AddressFamily })
         heart.monitor.attach(space)
         let fx = try inserts.start(host: current.host, space: space, restoring: carried, changes: try engine.setChanges()) {
             logger.warning("\($0)")
@@ -155,6 +161,9 @@ struct Run: ParsableCommand {
         let dmxSender = try dmx.sender(family: lights, client: client, current: current, logger: logger)
         dmxSender?.start()
         defer { dmxSender?.stop() }  // a blackout frame, after the fade-out
+        let pixelSender = try pixels.sender(families: pixelFamilies, client: client, current: current, logger: logger)
+        pixelSender?.start()
+        defer { pixelSender?.stop() }  // black frames, after the fade-out
         let phraseBeats = midi.clock ? PhraseBeatFeed(conductor: conductor, client: client) : nil
         defer { phraseBeats?.stop() }
         // Every command and value by address: what OSC, the page and MIDI's bound buttons reach.

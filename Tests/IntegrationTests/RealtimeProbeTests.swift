@@ -32,7 +32,14 @@ final class RealtimeProbeTests: LiveClientTestCase {
         // DMX (the light rendered for it and queued every period) and MIDI clock and notes too.
         let dmx = try DMXTestReceiver(.artNet)
         defer { dmx.stop() }
-        let rig = ["--artnet", "127.0.0.1:\(dmx.port)", "--dmx-map", "1=led,2=haptic_intensity:16", "--midi-clock"]
+        // Pixels too: the band levels and the pixel tap every period.
+        let display = try DDPTestReceiver()
+        defer { display.stop() }
+        let pixelRig = FileManager.default.temporaryDirectory.appendingPathComponent("rt-pixels-\(getpid()).json")
+        try #"[{"name": "strip", "pixels": 300, "protocol": "ddp", "target": "127.0.0.1:\#(display.port)"}]"#.write(to: pixelRig, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: pixelRig) }
+        let rig = ["--artnet", "127.0.0.1:\(dmx.port)", "--dmx-map", "1=led,2=haptic_intensity:16", "--midi-clock",
+                   "--pixels", pixelRig.path, "--set", "/pixels/strip/effect=bands"]
         // The mix input with every effect (the drums play into it too), spinning noise, and the end cue on the stop.
         let mixAndSounds = ["--set", "/mix/level=0.5", "--set", "/mix/am/depth=0.3", "--set", "/mix/pulse/depth=0.3",
                             "--set", "/mix/spin/width=0.5", "--set", "/mix/beat/depth=0.5", "--set", "/spin/level=0.2", "--set", "/cue/end=0.3"]
@@ -59,6 +66,7 @@ final class RealtimeProbeTests: LiveClientTestCase {
         stopClient(client)  // the stop command and the fade-out run on the process thread too
         try assertClean(report)
         XCTAssertGreaterThan(dmx.received.frames.count, 100, "DMX was sent meanwhile")
+        XCTAssertGreaterThan(display.received.frames.count, 100, "pixels too")
         XCTAssertGreaterThan(midi.events.filter { $0.bytes == [0xF8] }.count, 100, "and MIDI clock")
     }
 

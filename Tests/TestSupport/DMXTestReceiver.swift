@@ -57,77 +57,21 @@ public enum DMXWire {
 }
 
 /// A UDP receiver on 127.0.0.1 that keeps every valid frame of one protocol, with its arrival time.
-public final class DMXTestReceiver: @unchecked Sendable {
+public final class DMXTestReceiver: DatagramReceiver<ReceivedDMX>, @unchecked Sendable {
     public enum Kind: Sendable { case artNet, sACN }
-    public let port: Int
-    private let fd: Int32
-    private let kind: Kind
-    private let lock = NSLock()
-    private var frames: [ReceivedDMX] = []
-    private var invalid = 0
-    private var thread: Thread?
-    private var stopping = false
 
     public convenience init(_ kind: Kind) throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        var chosen = 0
-        for _ in 0..<50 {
-            let candidate = Int.random(in: 20_000...60_000)
-            if Loopback.bind(fd, port: candidate) { chosen = candidate; break }
-        }
-        guard chosen != 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        self.init(kind, socket: fd, port: chosen)
+        try self.init(decode: DMXTestReceiver.decoder(kind))
     }
 
     /// Receives on `fd`, already bound to `port` (and maybe in a multicast group), until stopped.
-    init(_ kind: Kind, socket fd: Int32, port: Int) {
-        self.kind = kind
-        self.fd = fd
-        self.port = port
-        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let thread = Thread { [self] in receive() }
-        self.thread = thread
-        thread.start()
+    convenience init(_ kind: Kind, socket fd: Int32, port: Int) {
+        self.init(socket: fd, port: port, decode: DMXTestReceiver.decoder(kind))
     }
 
-    deinit { stop() }
-
-    public func stop() {
-        lock.withLock { stopping = true }
-        while let thread, !thread.isFinished { usleep(10_000) }
-        thread = nil
-        close(fd)
-    }
-
-    /// Every frame so far, and how many datagrams were not valid packets.
-    public var received: (frames: [ReceivedDMX], invalid: Int) { lock.withLock { (frames, invalid) } }
-
-    /// Forget what came so far.
-    public func clear() { lock.withLock { frames.removeAll() } }
-
-    /// Wait until `condition` holds for the frames received (or `timeout` passes).
-    @discardableResult
-    public func wait(timeout: Double = 5, until condition: ([ReceivedDMX]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(received.frames) { return true }
-            usleep(10_000)
-        }
-        return condition(received.frames)
-    }
-
-    private func receive() {
-        var buffer = [UInt8](repeating: 0, count: 2048)
-        while !lock.withLock({ stopping }) {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            guard n > 0 else { continue }
-            var ts = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &ts)
-            let now = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-            let bytes = Array(buffer[0..<n])
-            let frame = kind == .artNet ? DMXWire.artDmx(bytes, arrival: now) : DMXWire.e131(bytes, arrival: now)
-            lock.withLock { if let frame { frames.append(frame) } else { invalid += 1 } }
+    static func decoder(_ kind: Kind) -> Decode {
+        { bytes, arrival, _ in
+            (kind == .artNet ? DMXWire.artDmx(bytes, arrival: arrival) : DMXWire.e131(bytes, arrival: arrival)).map { [$0] }
         }
     }
 }

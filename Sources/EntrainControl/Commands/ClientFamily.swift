@@ -54,6 +54,10 @@ public final class ClientFamily: AddressFamily {
             """, when: "to subscribers, on change"),
         PublishedDescriptor("/beat/level", type: "f", arguments: "`f`: beat_in's loudest hop since the last report, RMS dBFS (−150 = silence)",
                             when: "to subscribers, 15 times a second"),
+        PublishedDescriptor("/beat/bands", type: "ffffffffffffffff", arguments: """
+            16 × `f` 0…1: beat_in's band levels, 50 Hz to 16 kHz log-spaced, lowest first (log magnitudes of the analysis's \
+            FFT; a fast attack and a 120 ms fall)
+            """, when: "to subscribers, 15 times a second, while beat_in sounds (once more when it falls silent)"),
         PublishedDescriptor("/error", type: "ss", arguments: "`s:address s:reason`",
                             when: "to the sender of a bad message (address empty when the packet could not be read)"),
         PublishedDescriptor("`/pong`, `/status`, query answers", addresses: [], arguments: "as above", when: "to the sender"),

@@ -12,7 +12,8 @@ public enum StandardAddresses {
         + DMXFamily.standardDescriptors + MIDIFamily.standardDescriptors + LinkFamily.standardDescriptors
     private static let byAddress = Dictionary(uniqueKeysWithValues: space.map { ($0.address, $0) })
 
-    public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
+    /// A pixel output's addresses (`/pixels/NAME/…`) are known for any NAME: the rig is read later.
+    public static func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] ?? PixelAddresses.descriptor(for: address) }
 
     /// The commands of those families and the client's (plugin chains' included).
     public static let commands: [CommandDescriptor] = ClientFamily.standardCommands + AmbientController.declarations.map(\.descriptor)
@@ -35,7 +36,7 @@ public enum StandardAddresses {
     /// its value, and the targets of a mapping it sets (a plugin's control, not known before the
     /// plugin loads, is left to the running client).
     public static func parse(_ address: String, _ given: ControlValue, from door: ChangeDoor) throws(ControlError) -> ControlChange {
-        guard let descriptor = byAddress[address] else { throw .unknown(address) }
+        guard let descriptor = Self.descriptor(for: address) else { throw .unknown(address) }
         try descriptor.check(door: door)
         let change = ControlChange(address, try descriptor.parse(given))
         try MappingTargets.check(change, in: Self.descriptor, pluginsKnown: false)

@@ -20,6 +20,8 @@ struct BeatAnalysisPlugin: EnginePlugin {
     var spectrum: BeatSpectrum
     var detector: OnsetDetector
     var flux: BandFlux
+    /// Band levels for light, from the same spectra.
+    var bands: BandLevels
     var tracker: BeatFilterTracker
     var active = true
     /// Published beats since the tracker last started publishing.
@@ -55,6 +57,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
         detector = OnsetDetector(sampleRate: sampleRate, hopSize: spectrum.hopSize, windowSize: spectrum.windowSize,
                                  bins: spectrum.bins, subBlockSize: spectrum.subBlockSize)
         flux = BandFlux(sampleRate: sampleRate, windowSize: spectrum.windowSize, bins: spectrum.bins)
+        bands = BandLevels(sampleRate: sampleRate, windowSize: spectrum.windowSize, bins: spectrum.bins, hopSize: spectrum.hopSize)
         tracker = BeatFilterTracker(sampleRate: sampleRate, hopSize: spectrum.hopSize)
         longWeight = Double(spectrum.hopSize) / sampleRate / 8
         for (index, value) in values.enumerated() { set(index, to: value, glideFrames: 0, exponential: false) }
@@ -64,6 +67,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
         spectrum.deallocate()
         detector.deallocate()
         flux.deallocate()
+        bands.deallocate()
         tracker.deallocate()
     }
 
@@ -96,7 +100,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
         let end = start + Int64(frames)
         let hops = spectrum.hopCount
         spectrum.hopCount = 0  // read once: a render without a new analysis sees no hops
-        guard active else { return }
+        guard active else { bands.clear(); return }
         let subs = spectrum.subBlocksPerHop
         for hop in 0..<hops {
             let hopEnd = start + Int64(spectrum.hopEnds[hop])
@@ -104,6 +108,7 @@ struct BeatAnalysisPlugin: EnginePlugin {
                                          subEnergies: spectrum.subEnergies + hop * subs, end: hopEnd)
             loudest = max(loudest, detector.hopEnergy)
             frameValue += Double(flux.process(magnitudes: spectrum.magnitudes + hop * spectrum.bins))
+            bands.process(magnitudes: spectrum.magnitudes + hop * spectrum.bins)
             // Sounding: above the silence gate and within 25 dB of the usual level (a song's
             // reverb tail after its last note is not music to keep the beat for).
             usualEnergy += (Double(detector.hopEnergy) - usualEnergy) * longWeight

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A UDP receiver for the tests' protocol decoders: a thread keeps every datagram `decode` turns
+/// into a frame (with its arrival, monotonic and Unix seconds) and counts the ones it refuses.
+/// Bound to a free port on 127.0.0.1, or given a socket already bound (a multicast group).
+public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
+    /// A datagram and its arrival into frames (none for a valid packet that completes nothing),
+    /// or nil for an invalid one. Called on the receiver's thread only.
+    public typealias Decode = (_ datagram: [UInt8], _ arrival: Double, _ unix: Double) -> [Frame]?
+    public let port: Int
+    private let fd: Int32
+    private let decode: Decode
+    private let lock = NSLock()
+    private var frames: [Frame] = []
+    private var invalid = 0
+    private var thread: Thread?
+    private var stopping = false
+
+    /// On a free port of 127.0.0.1.
+    public convenience init(decode: @escaping Decode) throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var chosen = 0
+        for _ in 0..<50 {
+            let candidate = Int.random(in: 20_000...60_000)
+            if Loopback.bind(fd, port: candidate) { chosen = candidate; break }
+        }
+        guard chosen != 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        self.init(socket: fd, port: chosen, decode: decode)
+    }
+
+    /// Receives on `fd`, already bound to `port`, until stopped.
+    public init(socket fd: Int32, port: Int, decode: @escaping Decode) {
+        self.fd = fd
+        self.port = port
+        self.decode = decode
+        var size: Int32 = 4 << 20
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let thread = Thread { [self] in receive() }
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        lock.withLock { stopping = true }
+        guard let thread else { return }
+        while !thread.isFinished { usleep(10_000) }
+        self.thread = nil
+        close(fd)
+    }
+
+    /// Every frame so far, and how many datagrams were not valid packets.
+    public var received: (frames: [Frame], invalid: Int) { lock.withLock { (frames, invalid) } }
+
+    /// Forget what came so far.
+    public func clear() { lock.withLock { frames.removeAll() } }
+
+    /// Wait until `condition` holds for the frames received (or `timeout` passes).
+    @discardableResult
+    public func wait(timeout: Double = 5, until condition: ([Frame]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(received.frames) { return true }
+            usleep(10_000)
+        }
+        return condition(received.frames)
+    }
+
+    private func receive() {
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        while !lock.withLock({ stopping }) {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            guard n > 0 else { continue }
+            var ts = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &ts)
+            let now = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+            let decoded = decode(Array(buffer[0..<n]), now, Date().timeIntervalSince1970)
+            lock.withLock { if let decoded { frames += decoded } else { invalid += 1 } }
+        }
+    }
+}
