@@ -80,7 +80,7 @@ measure() {
   bp=$(awk -v a="$t0" -v b="$t1" -v h="$hz" -v s="$seconds" 'BEGIN {printf "%.2f", (b - a) * 100 / h / s}')
   echo "$1 $2 $cp $bp $((x1 - x0)) $((b1 - b0))" >> "$work/results"
   printf '%-8s %4d frames run %d: client %6.2f %%, bare %5.2f %% of a core (%s×); xruns client %d, bare %d\n' \
-    "$1" "$2" "$3" "$cp" "$bp" "$(awk -v c="$cp" -v b="$bp" 'BEGIN {printf "%.1f", b > 0 ? c / b : 0}')" $((x1 - x0)) $((b1 - b0))
+    "$1" "$2" "$3" "$cp" "$bp" "$(awk -v c="$cp" -v b="$bp" 'BEGIN {printf "%.1f", (b > 0 ? c / b : 0)}')" $((x1 - x0)) $((b1 - b0))
   # Per thread, by name (threads of one name summed; a thread born in the window counts from 0).
   awk -v h="$hz" -v s="$seconds" 'NR == FNR {start[$1] = $3; next}
        {t[$2] += $3 - ($1 in start ? start[$1] : 0)}
@@ -95,7 +95,7 @@ for period in $periods; do
   "$work/bare" bare "$work/bare-xruns" &
   bare=$!
   for _ in $(seq 1 50); do [ -s "$work/bare-xruns" ] && break; sleep 0.1; done
-  jack_connect bare:out system:playback_1 || true
+  connect_retrying bare:out system:playback_1
   for run in $(seq 1 "$runs"); do
     for config in $configs; do measure "$config" "$period" "$run"; done
   done
@@ -113,6 +113,6 @@ for period in $periods; do
                                          return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
       {c[NR] = $3; b[NR] = $4; x[NR] = $5; y[NR] = $6; cfg = $1; per = $2}
       END { if (NR == 0) exit; mc = median(c, NR); mb = median(b, NR)
-            printf "| %-8s | %6d | %7.2f%% | %7.2f%% | %5.1f× | %13g | %11g |\n", cfg, per, mc, mb, mb > 0 ? mc / mb : 0, median(x, NR), median(y, NR) }'
+            printf "| %-8s | %6d | %7.2f%% | %7.2f%% | %5.1f× | %13g | %11g |\n", cfg, per, mc, mb, (mb > 0 ? mc / mb : 0), median(x, NR), median(y, NR) }'
   done
 done

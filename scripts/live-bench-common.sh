@@ -35,21 +35,26 @@ start_server() {
   for _ in $(seq 1 50); do scripts/jack-running.sh && break; sleep 0.1; done
 }
 
+# connect_retrying FROM TO: jack_connect sometimes fails to open its own JACK client at once
+# ("already connected?"): a few tries.
+connect_retrying() {
+  for _ in 1 2 3 4 5; do jack_connect "$1" "$2" 2>/dev/null && return; jack_lsp -c "$1" | grep -q "^ *$2\$" && return; sleep 0.2; done
+  echo "warning: $1 could not be connected to $2"
+}
+
 # connect_pinned CLIENT: ambient_L into beat_in, the audio pair, the LED and haptic ports to the
 # (dummy) playback ports, once the client's ports exist.
 connect_pinned() {
   local c=$1
   for _ in $(seq 1 100); do jack_lsp 2>/dev/null | grep -q "^$c:beat_in" && break; sleep 0.1; done
-  # jack_connect sometimes fails to open its own JACK client at once ("already connected?"): retry.
-  for _ in 1 2 3 4 5; do jack_connect "$c:ambient_L" "$c:beat_in" 2>/dev/null && break; sleep 0.2; done
-  jack_lsp -c "$c:beat_in" | grep -q ambient_L || echo "warning: ambient_L could not be connected to beat_in"
-  for p in $(jack_lsp 2>/dev/null | grep -E "^$c:(led|haptic)"); do jack_connect "$p" system:playback_1 || true; done
+  connect_retrying "$c:ambient_L" "$c:beat_in"
+  for p in $(jack_lsp 2>/dev/null | grep -E "^$c:(led|haptic)"); do connect_retrying "$p" system:playback_1; done
   connect_audio "$c"
 }
 
 # connect_audio CLIENT: entrainment_L/R to the first two playback ports.
 connect_audio() {
   for _ in $(seq 1 100); do jack_lsp 2>/dev/null | grep -q "^$1:entrainment_R" && break; sleep 0.1; done
-  jack_connect "$1:entrainment_L" system:playback_1 || true
-  jack_connect "$1:entrainment_R" system:playback_2 || true
+  connect_retrying "$1:entrainment_L" system:playback_1
+  connect_retrying "$1:entrainment_R" system:playback_2
 }
