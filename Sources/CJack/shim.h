@@ -6,6 +6,7 @@
 #include <jack/uuid.h>
 #include <jack/statistics.h>
 #include <jack/midiport.h>
+#include <pthread.h>
 #include <stddef.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -28,6 +29,16 @@ static inline void entrain_flush_denormals(void) {
     unsigned long fpcr;
     __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
     __asm__ volatile("msr fpcr, %0" : : "r"(fpcr | (1UL << 24)));
+#endif
+}
+
+int pthread_setname_np(pthread_t thread, const char *name);  // glibc's, a GNU extension
+
+/// Name the calling thread (`top -H`, /proc/PID/task/*/comm): the process thread's is
+/// `entrain-jack`, set once from the thread-init callback.
+static inline void entrain_name_this_thread(const char *name) {
+#if defined(__linux__)
+    pthread_setname_np(pthread_self(), name);
 #endif
 }
 #endif

@@ -38,7 +38,13 @@ final class FileLoadQueue: @unchecked Sendable {
     /// Senders with a load not yet finished → what they sent after it.
     private var held: [Peer: [TimedMessage]] = [:]
 
-    init(router: OSCRouter) { self.router = router }
+    /// Called from the worker when a load has ended (the server's loop then takes it).
+    private let onFinished: @Sendable () -> Void
+
+    init(router: OSCRouter, finished: @escaping @Sendable () -> Void = {}) {
+        self.router = router
+        onFinished = finished
+    }
 
     var loadsInProgress: Int { held.count }
 
@@ -59,6 +65,7 @@ final class FileLoadQueue: @unchecked Sendable {
         worker.async { [self] in
             let actions = router.handle(timed)
             done.withLock { $0.append((sender, actions)) }
+            onFinished()
         }
         return .queued
     }

@@ -74,6 +74,8 @@ public final class OSCServer: @unchecked Sendable {
     private let beatFeed: BeatFeed
     private let logger: Logger
     private let service = ServiceThread("entrain-osc")
+    /// Cuts the loop's wait short: a file load finished, a WebSocket packet queued, a stop.
+    private let wakePipe: WakePipe
     private let counters = Mutex(Counters())
     private var messageLimit: RateLimiter<Peer>
     private var errorLimit = RateLimiter<Peer>(rate: errorRate, burst: errorRate)
@@ -81,7 +83,15 @@ public final class OSCServer: @unchecked Sendable {
     private var suppressedLogs = 0
 
     /// Connections of the discovery server (WebSockets), served like our own sockets.
-    public let bridged = BridgedPeers()
+    public let bridged: BridgedPeers
+
+    /// With a feedback target, the loop looks every 2 ms: beat events leave within 2 ms of the
+    /// engine publishing them. With none, nothing is due on a clock, so it sleeps in `poll`
+    /// until a socket or the wake pipe has something (this long at most, for TCP idle expiry).
+    static let listeningWaitMilliseconds: Int32 = 2
+    static let idleWaitMilliseconds: Int32 = 500
+    /// With TCP connections open, their idle timeouts are checked this often.
+    static let tcpWaitMilliseconds: Int32 = 100
 
     public init(configuration: Configuration, router: OSCRouter, host: @escaping @Sendable () -> EngineHost,
                 meter: PeakMeter, report: @escaping @Sendable () -> [OSCMessage] = { [] },
@@ -94,7 +104,10 @@ public final class OSCServer: @unchecked Sendable {
         connections = TCPConnectionPool(capacity: configuration.maximumConnections, idleTimeout: configuration.tcpIdleTimeout)
         self.configuration = configuration
         self.router = router
-        loads = FileLoadQueue(router: router)
+        let wakePipe = try WakePipe()
+        self.wakePipe = wakePipe
+        loads = FileLoadQueue(router: router, finished: { wakePipe.wake() })
+        bridged = BridgedPeers(received: { wakePipe.wake() })
         messageLimit = RateLimiter(rate: configuration.messageRate, burst: configuration.messageRate)
         hub = FeedbackHub(space: router.space, meter: meter, fixed: configuration.feedback,
                           limits: FeedbackHub.Limits(lifetime: configuration.subscriptionLifetime,
@@ -110,24 +123,33 @@ public final class OSCServer: @unchecked Sendable {
     public var statistics: Counters { counters.withLock { $0 } }
 
     public func start() {
-        // A short wait in poll: beat events leave within 2 ms of the engine publishing them.
-        service.start { [self] _ in serviceOnce(timeoutMilliseconds: 2) }
+        service.start { [self] _ in
+            serviceOnce(timeoutMilliseconds: hub.hasTargets ? Self.listeningWaitMilliseconds
+                                                             : connections.connections.isEmpty ? Self.idleWaitMilliseconds : Self.tcpWaitMilliseconds)
+        }
     }
 
-    public func stop() { service.stop() }
+    /// Stop the loop (marked stopping first, then woken: its `poll` may be waiting long).
+    public func stop() {
+        service.end()
+        wakePipe.wake()
+        service.stop()
+    }
 
     // MARK: - The loop
 
     private var buffer = [UInt8](repeating: 0, count: 65_536)
 
     private func serviceOnce(timeoutMilliseconds: Int32) {
-        var descriptors = [pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
         if let listener { descriptors.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
         let open = Array(connections.connections.values)
         for connection in open {
             descriptors.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsToWrite ? Int16(POLLOUT) : 0), revents: 0))
         }
         _ = poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
+        if descriptors[1].revents != 0 { wakePipe.drain() }
         let now = ServiceThread.monotonicNow()
         for _ in 0..<Self.datagramsPerTurn {
             let received = buffer.withUnsafeMutableBytes { socket.receive(into: $0) }

@@ -9,6 +9,12 @@ extension Engine {
     public static func beatEventCount(_ engine: UnsafeMutablePointer<Engine>) -> Int { engine.pointee.beat.periodEventCount }
 
     public static func beatEvent(_ engine: UnsafeMutablePointer<Engine>, _ k: Int) -> BeatEvent { engine.pointee.beat.periodEvents[k] }
+
+    /// Whether the host may leave beat_in out of this period when nothing is patched into it:
+    /// the analysis has heard only digital silence for longer than it keeps anything (and
+    /// publishes no beats), so more silence would only age its state. Left out, the analysis
+    /// computes nothing, as in an offline render without beat_in.
+    public static func beatInputResting(_ engine: UnsafeMutablePointer<Engine>) -> Bool { engine.pointee.beat.resting }
 }
 
 extension Engine {

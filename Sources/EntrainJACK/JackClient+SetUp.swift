@@ -39,7 +39,10 @@ extension JackClient {
             arg!.assumingMemoryBound(to: ProcessContext.self).pointee.process(frames: frames)
             return 0
         }, arg)
-        jack_set_thread_init_callback(client, { _ in entrain_flush_denormals() }, arg)
+        jack_set_thread_init_callback(client, { _ in
+            entrain_flush_denormals()
+            entrain_name_this_thread("entrain-jack")
+        }, arg)
         jack_set_xrun_callback(client, { arg in
             arg!.assumingMemoryBound(to: ProcessContext.self).pointee.xruns.add(1, ordering: .relaxed)
             return 0

@@ -171,6 +171,8 @@ struct ProcessContext: ~Copyable {
                 // Light and haptic ports nobody is connected to are left out: their plugins then
                 // skip the work (the audio pairs always render, so live equals offline).
                 if i >= ClientPort.led.rawValue && i != ClientPort.beatIn.rawValue && jack_port_connected(port) == 0 { continue }
+                // beat_in with nothing patched in, once the analysis rests: left out, so it costs nothing.
+                if i == ClientPort.beatIn.rawValue, let engine, Engine.beatInputResting(engine), jack_port_connected(port) == 0 { continue }
                 io.buffers[i] = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self)
             }
         }

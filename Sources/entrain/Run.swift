@@ -217,7 +217,7 @@ struct Run: ParsableCommand {
         var ending: LiveControlLoop.Ending?
         var hangups = 0
         while ending == nil {
-            usleep(20_000)
+            usleep(UInt32(LiveControlLoop.tickInterval * 1e6))
             let signals = SignalWatcher.received
             if signals >= 2 { break }  // a second signal: stop now
             if signals == 1 && !loop.isStopping { loop.requestStop(reason: "stopping") }

@@ -40,6 +40,44 @@ final class PadEnsembleTests: XCTestCase {
         XCTAssertEqual(FilterWalk.q(14, cutoff: 50), 15, "capped at 15")
     }
 
+    /// `add` renders voice by voice, cut where the filter walk steps; its samples are `next()`'s
+    /// frame by frame, bit for bit, at every block size (the walk steps every 4800 frames here).
+    func testBlocksVoiceByVoiceEqualFrameByFrame() {
+        let bank = WavetableBank.shared(sampleRate: 48_000)
+        func playing() -> PadEnsemble {
+            var pads = PadEnsemble(sampleRate: 48_000, bank: bank, seed: 5)
+            pads.filterModSpeed = 3
+            var chord = InlineArray<6, Double>(repeating: 0)
+            chord[0] = 196; chord[1] = 246.94; chord[2] = 293.66; chord[3] = 392
+            var offsets = InlineArray<6, Double>(repeating: 0)
+            for i in 0..<6 { offsets[i] = Double(i) * 0.05 }
+            pads.apply(chord: chord, chordSize: 4, mask: 0b11_1111, envelope: PadEnvelope(attack: 0.1, decay: 0.2, sustain: 0.7, release: 0.5),
+                       offsets: offsets, atFrame: 0)
+            return pads
+        }
+        let frames = 30_000
+        var reference = playing()
+        defer { reference.deallocate() }
+        var expected = [Float](repeating: 0, count: 2 * frames)
+        for i in 0..<frames { (expected[i], expected[frames + i]) = reference.next() }
+        for block in [1, 64, 257, 4096] {
+            var pads = playing()
+            defer { pads.deallocate() }
+            var left = [Float](repeating: 0, count: frames), right = left
+            var done = 0
+            while done < frames {
+                let n = min(block, frames - done)
+                left.withUnsafeMutableBufferPointer { l in
+                    right.withUnsafeMutableBufferPointer { r in pads.add(into: l.baseAddress! + done, r.baseAddress! + done, frames: n) }
+                }
+                done += n
+            }
+            XCTAssertGreaterThan(left.map(abs).max() ?? 0, 0.01, "the chord sounds")
+            let same = (0..<frames).allSatisfy { left[$0].bitPattern == expected[$0].bitPattern && right[$0].bitPattern == expected[frames + $0].bitPattern }
+            XCTAssertTrue(same, "blocks of \(block): the same samples as frame by frame")
+        }
+    }
+
     /// A chord starts each voice on its note after its stagger offset.
     func testChordStartsVoicesOnTheirOffsets() {
         let bank = WavetableBank.shared(sampleRate: 48_000)

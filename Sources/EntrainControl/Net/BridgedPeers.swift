@@ -22,7 +22,10 @@ public final class BridgedPeers: Sendable {
     public static let inboxCapacity = 4096
     private let state = Mutex(State())
 
-    public init() {}
+    /// Called when a packet was queued (the OSC server's loop wakes to take it).
+    private let onReceived: @Sendable () -> Void
+
+    public init(received: @escaping @Sendable () -> Void = {}) { onReceived = received }
 
     /// A new connection from `address`; what the OSC server sends it goes to `deliver`.
     public func open(from address: SocketAddress, deliver: @escaping @Sendable ([UInt8]) -> Void) -> Int {
@@ -35,19 +38,24 @@ public final class BridgedPeers: Sendable {
     }
 
     public func close(_ id: Int) {
-        state.withLock { s in
-            if s.connections.removeValue(forKey: id) != nil { s.closed.append(id) }
+        let closed = state.withLock { s -> Bool in
+            guard s.connections.removeValue(forKey: id) != nil else { return false }
+            s.closed.append(id)
+            return true
         }
+        if closed { onReceived() }  // its subscription ends at once
     }
 
     /// A packet the connection received, for the OSC server's next turn. False when the queue is full.
     @discardableResult
     public func received(_ packet: [UInt8], from id: Int) -> Bool {
-        state.withLock { s in
+        let queued = state.withLock { s in
             guard s.connections[id] != nil, s.inbox.count < Self.inboxCapacity else { return false }
             s.inbox.append((id, packet))
             return true
         }
+        if queued { onReceived() }
+        return queued
     }
 
     // MARK: the OSC server's side

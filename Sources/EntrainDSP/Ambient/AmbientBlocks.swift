@@ -32,16 +32,12 @@ extension OceanWaves {
 }
 
 extension PadEnsemble {
-    /// Add `frames` frames of the six voices into `left`/`right`.
+    /// Add `frames` frames of the six voices into `left`/`right` (voice by voice: see `addVoiceByVoice`).
     #if REALTIME_CHECKED
     @_noLocks
     #endif
     public mutating func add(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
-        for i in 0..<frames {
-            let s = next()
-            left[i] += s.left
-            right[i] += s.right
-        }
+        addVoiceByVoice(into: left, right, frames: frames)
     }
 }
 

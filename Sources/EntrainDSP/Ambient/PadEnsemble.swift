@@ -6,6 +6,9 @@ public struct PadEnsemble {
 
     public let sampleRate: Double
     let voices: UnsafeMutablePointer<PadVoice>
+    /// The voices' sum for up to `scratchFrames` frames (left, then right): see `add`.
+    let sum: UnsafeMutablePointer<Float>
+    static var scratchFrames: Int { 256 }
     public var walk: FilterWalk
     public var filterKind = WebAudioBiquad.Kind.lowpass
     public var cutoffLow = 400.0, cutoffHigh = 4000.0, filterQ = 1.0, filterModSpeed = 1.0
@@ -17,11 +20,13 @@ public struct PadEnsemble {
             (voices + i).initialize(to: PadVoice(sampleRate: sampleRate, bank: bank, seed: seed &+ UInt64(i) &* 0x9E37_79B9, timbre: timbre))
         }
         walk = FilterWalk(sampleRate: sampleRate, seed: seed ^ 0x7761_6C6B)
+        sum = .allocate(capacity: 2 * Self.scratchFrames)
     }
 
     public func deallocate() {
         for i in 0..<Self.voiceCount { voices[i].deallocate() }
         voices.deinitialize(count: Self.voiceCount).deallocate()
+        sum.deallocate()
     }
 
     public func voice(_ i: Int) -> PadVoice { voices[i] }
@@ -96,14 +101,11 @@ public struct PadEnsemble {
         voices[v].playNote(frequency: frequency, envelope: env, atFrame: voices[v].frame)
     }
 
-    /// One stereo frame: the walk steps every 100 ms and retunes every voice's filter.
+    /// One stereo frame: the walk steps every 100 ms and retunes every voice's filter. (`add`
+    /// renders blocks voice by voice with the same numbers.)
     @inline(__always)
     public mutating func next() -> (left: Float, right: Float) {
-        if walk.tick(speed: filterModSpeed) {
-            let cutoff = walk.cutoff(low: min(cutoffLow, cutoffHigh), high: max(cutoffLow, cutoffHigh))
-            let q = FilterWalk.q(filterQ, cutoff: cutoff)
-            for v in 0..<Self.voiceCount { voices[v].setFilter(filterKind, cutoff: cutoff, q: q) }
-        }
+        if walk.tick(speed: filterModSpeed) { retune() }
         var l: Float = 0, r: Float = 0
         for v in 0..<Self.voiceCount {
             let (a, b) = voices[v].next()
@@ -111,5 +113,53 @@ public struct PadEnsemble {
             r += b
         }
         return (l, r)
+    }
+
+    /// Every voice's filter to where the walk stands.
+    @inline(__always)
+    mutating func retune() {
+        let cutoff = walk.cutoff(low: min(cutoffLow, cutoffHigh), high: max(cutoffLow, cutoffHigh))
+        let q = FilterWalk.q(filterQ, cutoff: cutoff)
+        for v in 0..<Self.voiceCount { voices[v].setFilter(filterKind, cutoff: cutoff, q: q) }
+    }
+
+    /// Add `frames` frames into `left`/`right`, as `next()` frame by frame would, to the bit: the
+    /// block is cut where the walk steps (it retunes every voice before that frame), and in each
+    /// piece every voice runs from a local copy (its state stays in registers instead of being
+    /// loaded and stored through the pointer every frame), its frames added into `sum` in voice
+    /// order from 0, which is the order of `next()`'s additions.
+    @inline(__always)
+    mutating func addVoiceByVoice(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
+        guard frames > 0 else { return }
+        var steps = walk.tick(speed: filterModSpeed)  // the first frame's step
+        var start = 0
+        while start < frames {
+            if steps { retune() }
+            // The piece runs up to the next frame the walk steps on, the block's end or the
+            // scratch's; the walk has ticked for the piece's frames and for the next one's first.
+            var end = start + 1
+            steps = false
+            while end < frames {
+                let stepsHere = walk.tick(speed: filterModSpeed)
+                if stepsHere || end - start == Self.scratchFrames { steps = stepsHere; break }
+                end += 1
+            }
+            let count = end - start, sumL = sum, sumR = sum + Self.scratchFrames
+            for n in 0..<count { sumL[n] = 0; sumR[n] = 0 }
+            for v in 0..<Self.voiceCount {
+                var voice = voices[v]
+                for n in 0..<count {
+                    let (a, b) = voice.next()
+                    sumL[n] += a
+                    sumR[n] += b
+                }
+                voices[v] = voice
+            }
+            for n in 0..<count {
+                left[start + n] += sumL[n]
+                right[start + n] += sumR[n]
+            }
+            start = end
+        }
     }
 }

@@ -13,6 +13,9 @@ public struct LeadSynth {
 
     public static let capacity = 24
     let voices: UnsafeMutablePointer<FMVoice>
+    /// The notes' sum for up to `scratchFrames` frames (left, then right).
+    let notes: UnsafeMutablePointer<Float>
+    static var scratchFrames: Int { 256 }
     let sine = SineTable()
     let sampleRate: Double
     var filterL = WebAudioBiquad(), filterR = WebAudioBiquad()
@@ -26,6 +29,7 @@ public struct LeadSynth {
         self.sampleRate = sampleRate
         voices = .allocate(capacity: Self.capacity)
         voices.initialize(repeating: FMVoice(), count: Self.capacity)
+        notes = .allocate(capacity: 2 * Self.scratchFrames)
         filterL = WebAudioBiquad(.lowpass, frequency: 4000, q: 0.7, sampleRate: sampleRate)
         filterR = filterL
         delay = PingPongDelay(sampleRate: sampleRate)
@@ -35,6 +39,7 @@ public struct LeadSynth {
 
     public func deallocate() {
         voices.deallocate()
+        notes.deallocate()
         delay.deallocate()
         sine.deallocate()
     }
@@ -81,9 +86,42 @@ public struct LeadSynth {
     #endif
     public mutating func add(direct: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
                              send: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>), frames: Int) {
+        var done = 0
+        while done < frames {
+            let n = min(Self.scratchFrames, frames - done)
+            sumNotes(frames: n)
+            addBus(direct: (direct.0 + done, direct.1 + done), send: (send.0 + done, send.1 + done), frames: n)
+            done += n
+        }
+    }
+
+    /// The sounding notes' sum into `notes`, voice by voice: each voice runs a whole block from a
+    /// local copy (its state stays in registers, and an idle voice costs one check a block, not
+    /// one a frame). Each frame still adds the voices in index order from 0, so the sums are the
+    /// ones the frame-by-frame loop made, to the bit.
+    @inline(__always)
+    mutating func sumNotes(frames: Int) {
+        let left = notes, right = notes + Self.scratchFrames
+        for n in 0..<frames { left[n] = 0; right[n] = 0 }
+        for i in 0..<Self.capacity where voices[i].active {
+            var voice = voices[i]
+            var n = 0
+            while n < frames && voice.active {
+                let s = voice.next(sine)
+                left[n] += s.x
+                right[n] += s.y
+                n += 1
+            }
+            voices[i] = voice
+        }
+    }
+
+    /// Gain, filter, delay and sends of the notes' sum in `notes`.
+    @inline(__always)
+    mutating func addBus(direct: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+                         send: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>), frames: Int) {
         for n in 0..<frames {
-            var sum = SIMD2<Float>()
-            for i in 0..<Self.capacity where voices[i].active { sum += voices[i].next(sine) }
+            let sum = SIMD2(notes[n], notes[Self.scratchFrames + n])
             gain += (targetGain - gain) * smoothing
             let g = Float(gain)
             let l = filterL.process(sum.x * g), r = filterR.process(sum.y * g)

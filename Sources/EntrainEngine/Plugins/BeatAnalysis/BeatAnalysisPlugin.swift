@@ -142,6 +142,10 @@ struct BeatAnalysisPlugin: EnginePlugin {
         tracker.skip(frames: Int64(frames))
     }
 
+    /// Off, or silence heard for `restSeconds` with no beats published (see `Engine.beatInputResting`).
+    var resting: Bool { !active || (!tracker.publishing && Double(spectrum.silentFrames) >= Self.restSeconds * sampleRate) }
+    static var restSeconds: Double { 4 }
+
     /// A new host period starts (before its first chunk).
     mutating func beginPeriod() { periodEventCount = 0 }
 

@@ -82,6 +82,8 @@ struct BeatSpectrum {
     /// spectrum is zero, and the FFT is skipped (an unconnected beat_in costs next to nothing).
     private var silentHops = 0
     private var hopEnergy: Float = 0
+    /// Frames of digital silence in a row, in whole hops.
+    var silentFrames: Int { silentHops * hopSize }
 
     /// Take `frames` ≤ maximumHops·hopSize input samples (nil = silence); compute a spectrum for
     /// every hop completed. Real-time safe: no allocation, FFTW's new-array execute on our buffers.
