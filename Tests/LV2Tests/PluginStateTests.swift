@@ -47,13 +47,12 @@ final class PluginStateTests: XCTestCase {
         let dry = try InsertChainTests.Rig()
         dry.render(seconds: 0.75)  // past the start's fade
         let reference = dry.level(last: 0.25).0
-        let deadline = Date().addingTimeInterval(10)
         rig.render(seconds: 0.5)
-        repeat {
+        // Between renders the worker has its turn.
+        waitUntil(timeout: 10, interval: 0.002) {
             rig.render(seconds: 0.25)
-            if abs(rig.level(last: 0.25).0 - reference - expected) < 0.2 { break }
-            usleep(2_000)  // the worker's turn
-        } while Date() < deadline
+            return abs(rig.level(last: 0.25).0 - reference - expected) < 0.2
+        }
         return rig.level(last: 0.25).0 - reference
     }
 

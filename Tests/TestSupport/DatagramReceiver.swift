@@ -15,6 +15,8 @@ public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
     private var invalid = 0
     private var thread: Thread?
     private var stopping = false
+    /// Signalled by the receiving thread as it ends.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// On a free port of 127.0.0.1.
     public convenience init(decode: @escaping Decode) throws {
@@ -46,9 +48,9 @@ public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
 
     public func stop() {
         lock.withLock { stopping = true }
-        guard let thread else { return }
-        while !thread.isFinished { usleep(10_000) }
-        self.thread = nil
+        guard thread != nil else { return }
+        ended.wait()  // at most one receive timeout (50 ms)
+        thread = nil
         close(fd)
     }
 
@@ -61,15 +63,11 @@ public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
     /// Wait until `condition` holds for the frames received (or `timeout` passes).
     @discardableResult
     public func wait(timeout: Double = 5, until condition: ([Frame]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(received.frames) { return true }
-            usleep(10_000)
-        }
-        return condition(received.frames)
+        waitUntil(timeout: timeout, interval: 0.01) { condition(received.frames) }
     }
 
     private func receive() {
+        defer { ended.signal() }
         var buffer = [UInt8](repeating: 0, count: 2048)
         while !lock.withLock({ stopping }) {
             let n = recv(fd, &buffer, buffer.count, 0)

@@ -123,7 +123,12 @@ public final class OLAReceiver {
             guard recorder.isRunning else { throw OLAError.record("ended with status \(recorder.terminationStatus)") }
             return ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) > 0
         }
-        Thread.sleep(forTimeInterval: seconds)  // the measurement window itself
+        // The window is what the recorder has written (its frames' delays add up to `seconds`),
+        // not our clock: an olad slowed by a loaded machine is given the time it needs.
+        try waitFor("ola_recorder to record \(seconds) s", timeout: seconds + 20, interval: 0.1) {
+            guard recorder.isRunning else { throw OLAError.record("ended with status \(recorder.terminationStatus)") }
+            return (Self.frames((try? String(contentsOf: file, encoding: .utf8)) ?? "").last?.time ?? 0) >= seconds
+        }
         recorder.interrupt()
         recorder.waitUntilExit()
         return Self.frames(try String(contentsOf: file, encoding: .utf8))
