@@ -57,9 +57,10 @@ bench: build
 	@scripts/bench-sbagenx.sh
 
 # The whole live client on a private realtime dummy jackd: first the CPU a user sees in `top`
-# (the whole process beside a bare C JACK client, pinned/defaults/stopped at 64 and 256 frames:
-# PERIODS, CONFIGS, SECONDS_TO_RUN, RUNS; scripts/bench-cpu.sh), then JACK's DSP load, our slowest
-# callback and memory (PERIOD=32|64 LIVE_SECONDS=600; scripts/bench-live.sh).
+# (the whole process beside a bare C JACK client: pinned, pinned with pixel outputs, defaults and
+# stopped, at 64 and 256 frames: PERIODS, CONFIGS, SECONDS_TO_RUN, RUNS; scripts/bench-cpu.sh),
+# then JACK's DSP load, our slowest callback and memory (PERIOD=32|64 LIVE_SECONDS=600;
+# scripts/bench-live.sh).
 bench-live: build
 	@scripts/bench-cpu.sh
 	@SECONDS_TO_RUN=$${LIVE_SECONDS:-60} scripts/bench-live.sh

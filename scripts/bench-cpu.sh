@@ -6,17 +6,19 @@
 # Three configurations of the client, each in its own window:
 #   pinned    everything on (scripts/live-bench-common.sh: ten voices, pink noise, Full_Tide,
 #             ambient_L into beat_in, strobe armed, haptic CV following the entrainment)
+#   pixels    pinned, and a 300-pixel DDP strip (beat) and a two-universe sACN matrix (bands)
+#             sent to UDP sinks on loopback (the sinks' time is not the client's)
 #   defaults  `entrain run` with its defaults (one binaural voice), outputs connected
 #   stopped   the defaults after /session/stop (faded out, silent, still running)
 # Nothing polls the client during a window. Prints one line per run and the medians.
-#   PERIODS="64 256" CONFIGS="pinned defaults stopped" SECONDS_TO_RUN=20 RUNS=3 scripts/bench-cpu.sh
+#   PERIODS="64 256" CONFIGS="pinned pixels defaults stopped" SECONDS_TO_RUN=20 RUNS=3 scripts/bench-cpu.sh
 #   ENTRAIN=/path/to/another/entrain scripts/bench-cpu.sh   (an older build, side by side)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/live-bench-common.sh
 bin=${ENTRAIN:-$PWD/.build/release/entrain}
 periods=${PERIODS:-64 256}
-configs=${CONFIGS:-pinned defaults stopped}
+configs=${CONFIGS:-pinned pixels defaults stopped}
 seconds=${SECONDS_TO_RUN:-20}
 runs=${RUNS:-3}
 port=$((20000 + $$ % 20000))
@@ -24,7 +26,7 @@ hz=$(getconf CLK_TCK)
 work=$(mktemp -d)
 cc -O2 -o "$work/bare" scripts/bare-jack-sine.c -ljack -lm
 
-jack="" bare="" client=""
+jack="" bare="" client="" sink="" sink2=""
 stop_client() {
   if [ -n "$client" ]; then kill -INT "$client" 2>/dev/null; wait "$client" 2>/dev/null || true; fi
   client=""
@@ -35,7 +37,10 @@ stop_all() {
   if [ -n "$jack" ]; then kill "$jack" 2>/dev/null; wait "$jack" 2>/dev/null || true; fi
   bare="" jack=""
 }
-trap 'stop_all; rm -rf "$work"' EXIT
+trap 'stop_all; kill $sink $sink2 2>/dev/null; rm -rf "$work"' EXIT
+start_udp_sink $((port + 1)); sink2=$sink
+start_udp_sink $((port + 2))
+write_pixel_rig "$work/rig.json" $((port + 1)) $((port + 2))
 
 # user + system clock ticks of a process, all threads: fields 14 and 15 of /proc/PID/stat
 # (counted after the name in parentheses, which may hold spaces).
@@ -52,10 +57,11 @@ client_xruns() { "$bin" ctl --port "$port" status 2>/dev/null | awk '/^xruns/ {p
 
 start_client() {  # CONFIG
   local args=(run --quiet --no-restore --osc-port "$port" --log-level warning --name bench)
-  [ "$1" = pinned ] && args+=("${pinned_args[@]}")
+  case $1 in pinned | pixels) args+=("${pinned_args[@]}") ;; esac
+  if [ "$1" = pixels ]; then args+=(--pixels "$work/rig.json" "${pixel_args[@]}"); fi
   "$bin" "${args[@]}" >/dev/null 2>&1 &
   client=$!
-  if [ "$1" = pinned ]; then connect_pinned bench; else connect_audio bench; fi
+  case $1 in pinned | pixels) connect_pinned bench ;; *) connect_audio bench ;; esac
   for _ in $(seq 1 50); do "$bin" ctl --port "$port" ping >/dev/null 2>&1 && break; sleep 0.2; done
   if [ "$1" = stopped ]; then
     "$bin" ctl --port "$port" /session/stop >/dev/null

@@ -18,6 +18,26 @@ for v in $(seq 2 10); do
   pinned_render_args+=(--set "/entrain/voice/$v/level=0.1" --set "/entrain/voice/$v/carrier=$((150 + 20 * v))")
 done
 
+# The pixels issue's rig beside the pinned client: a 300-pixel strip over DDP flashing on the
+# beat and a 340-pixel matrix over sACN (two universes) showing the band spectrum, each sent to a
+# UDP sink on loopback. write_pixel_rig FILE DDP_PORT SACN_PORT writes the rig file.
+pixel_args=(--set /pixels/strip/effect=beat --set /pixels/wall/effect=bands --set /pixels/wall/palette=rainbow)
+write_pixel_rig() {
+  cat > "$1" <<RIG
+[{"name": "strip", "pixels": 300, "protocol": "ddp", "target": "127.0.0.1:$2", "fps": 50},
+ {"name": "wall", "pixels": 340, "layout": "matrix", "width": 34, "protocol": "sacn", "target": "127.0.0.1:$3", "universe": 1, "fps": 44}]
+RIG
+}
+
+# start_udp_sink PORT: a receiver that reads and drops datagrams (what a controller does with
+# them, as far as the sender's cost goes). Sets $sink (its PID).
+start_udp_sink() {
+  python3 -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", int(sys.argv[1])))
+while True: s.recv(65536)' "$1" &
+  sink=$!
+}
+
 # start_server NAME PERIOD: a dummy jackd at 48 kHz, realtime when it can be had. Sets $jack
 # (its PID) and $realtime (-R or --no-realtime); exports JACK_DEFAULT_SERVER.
 start_server() {

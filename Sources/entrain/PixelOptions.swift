@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import EntrainAddressSpace
 import EntrainControl
 import EntrainJACK
@@ -9,6 +10,16 @@ import Synchronization
 struct PixelOptions: ParsableArguments {
     @Option(name: .customLong("pixels"), help: ArgumentHelp("A rig file of pixel outputs (JSON: name, pixels, layout, protocol ddp/sacn/artnet, target, universe, order; docs/pixels.md).", valueName: "file"))
     var rig: String?
+
+    /// Under a session manager, the rig saved with the session unless the command line names one.
+    func restoring(_ saved: String?) -> PixelOptions {
+        var options = self
+        if options.rig == nil { options.rig = saved }
+        return options
+    }
+
+    /// The rig as a session manager's save keeps it: it starts us in a folder of its own.
+    var absoluteRig: String? { rig.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
 
     /// One family per output of the rig file (none without --pixels).
     func families() throws -> [PixelFamily] {

@@ -92,6 +92,7 @@ struct Run: ParsableCommand {
             try lights.set(rigChanges.filter { $0.address.hasPrefix(DMXFamily.prefix) }, at: nil)
             try midiIn.set(rigChanges.filter { $0.address.hasPrefix(MIDIFamily.prefix) }, at: nil)
         } catch { throw ValidationError("\(error)") }
+        let pixels = self.pixels.restoring(managed?.stored?.pixels)
         let pixelFamilies = try pixels.families()
         let pixelChanges = try PixelOptions.changes(carried: carried, given: try engine.setChanges(), families: pixelFamilies)
         do {
@@ -124,15 +125,18 @@ struct Run: ParsableCommand {
         conductor.readExternalBeats(AmbientBeatSources.live(current: current, client: client))
         let ambientControl = AmbientController(conductor: conductor, presets: AmbientPresets.standard(),
                                                logger: logger)
-        if let program, let path = session.path {
-            do { try ambientControl.presets.check(program.session, file: path) } catch { throw ValidationError("\(error)") }
-        }
         // Every value of the client, by family: what OSC, feedback, presets and sessions reach.
         let heart = HRVController(monitor: try hrv.monitor(logger: logger))
         defer { heart.monitor.stop() }
         let space = AddressSpace(StandardFamilies.make(engine: current, conductor: conductor, hrv: heart.monitor, dmx: lights, midi: midiIn,
                                                        link: linkSession) + pixelFamilies.map { $0 as any AddressFamily })
         heart.monitor.attach(space)
+        if let program, let path = session.path {
+            do {
+                try ambientControl.presets.check(program.session, file: path)
+                try space.checkPixelOutputs(of: program.session, file: path)
+            } catch { throw ValidationError("\(error)") }
+        }
         let fx = try inserts.start(host: current.host, space: space, restoring: carried, changes: try engine.setChanges()) {
             logger.warning("\($0)")
         }
@@ -153,7 +157,11 @@ struct Run: ParsableCommand {
             try transport.play()
         }
         if let timer { try transport.setTimer(minutes: timer) }
-        try managed?.restore(space: space, transport: transport) { SessionProgram(try SessionOption.load($0), sampleRate: client.sampleRate) }
+        try managed?.restore(space: space, transport: transport) { file in
+            let program = SessionProgram(try SessionOption.load(file), sampleRate: client.sampleRate)
+            try space.checkPixelOutputs(of: program.session, file: file)
+            return program
+        }
         try client.activate(host: current.host)
         let fxChores = InsertHousekeeping(fx.chains) { client.outputLatencyChanged(of: current.host) }
         defer { fxChores.stop() }
@@ -199,7 +207,7 @@ struct Run: ParsableCommand {
             let place = transport.place
             let playing = place.flatMap { p in p.file.map { NSMState.SessionPlace(file: $0.path, state: p.state.rawValue, position: p.position) } }
             return (NSMState(session: playing, preset: preset, ambientPreset: ambient.presetArgument, ledPorts: ledPorts, hapticCV: hapticCV,
-                             dmx: dmx.arguments, midi: midi.arguments),
+                             dmx: dmx.arguments, midi: midi.arguments, pixels: pixels.absoluteRig),
                     library.presets.document(name: "session state", entries: space.presetSnapshot()))
         }
         managed?.opened(managedState)

@@ -8,7 +8,10 @@ import XCTest
 /// is what the generator writes.
 final class LayoutTests: XCTestCase {
     func testTheLayoutParsesAndNamesOnlyRealAddressesWithTheirRanges() throws {
-        let space = AddressSpace(try OSCSchema.standardFamilies())
+        for (name, space) in try LayoutSpaces.all() { try checkLayout(space, name) }
+    }
+
+    func checkLayout(_ space: AddressSpace, _ name: String) throws {
         let tree = OSCQueryTree(space: space)
         let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: OpenStageControlLayout.data(space: space)) as? [String: Any])
         XCTAssertEqual(document["type"] as? String, "session")
@@ -34,7 +37,7 @@ final class LayoutTests: XCTestCase {
             }
         }
         let settable = space.families.flatMap(\.descriptors).filter { !$0.readOnly && !$0.personOnly }.map(\.address)
-        XCTAssertEqual(Set(settable).subtracting(addresses), [], "every settable address has a widget")
+        XCTAssertEqual(Set(settable).subtracting(addresses), [], "\(name): every settable address has a widget")
         XCTAssertTrue(addresses.isSuperset(of: ["/resume", "/session/play", "/session/stop"]))
     }
 

@@ -10,7 +10,10 @@ import XCTest
 final class TouchOSCLayoutTests: XCTestCase {
     func testEveryControlSendsWhatItsAddressTakes() throws {
         if let reason = TouchOSCMessage.unavailable { throw XCTSkip(reason) }
-        let space = AddressSpace(try OSCSchema.standardFamilies())
+        for (name, space) in try LayoutSpaces.all() { try checkLayout(space, name) }
+    }
+
+    func checkLayout(_ space: AddressSpace, _ name: String) throws {
         let folder = try TemporaryFolder("tosc")
         defer { folder.remove() }
         let file = folder.url.appendingPathComponent("entrain.tosc")
@@ -65,13 +68,13 @@ final class TouchOSCLayoutTests: XCTestCase {
             if case .choice = d.kind { return true }
             return false
         }.map(\.address)
-        XCTAssertEqual(Set(settable).subtracting(covered), [], "every ranged number, switch and choice has a control")
+        XCTAssertEqual(Set(settable).subtracting(covered), [], "\(name): every ranged number, switch and choice has a control")
         XCTAssertFalse(messages.contains { $0.constantPath?.hasPrefix("/led/arm") == true }, "nothing arms the strobe")
         let pressable = space.families.flatMap(\.commands).filter(\.pressable).map(\.address)
         XCTAssertEqual(Set(pressable).subtracting(covered), [], "every push-button command has a button")
         let pages = messages.compactMap(\.page)
         XCTAssertEqual(pages.first, "show", "the show page first")
-        print("TouchOSC layout read back by tosclib: \(messages.count) messages on \(Set(pages).count) pages, \(covered.count) addresses")
+        print("TouchOSC layout (\(name)) read back by tosclib: \(messages.count) messages on \(Set(pages).count) pages, \(covered.count) addresses")
     }
 
     /// layouts/ holds what `entrain layout touchosc` writes.

@@ -6,7 +6,7 @@ import XCTest
 /// entrain under a session manager, end to end against a small NSM server written from the
 /// protocol: announce, open (JACK only after it), save writes the state under the path, a new
 /// run opened on the same path restores it — values, the session's place, the DMX and MIDI rig
-/// and the plugin chain, with no arguments as a manager starts it — and SIGTERM ends it.
+/// the plugin chain and the pixel rig, with no arguments as a manager starts it — and SIGTERM ends it.
 final class NSMTests: LiveClientTestCase {
     func testTheNSMExchangeEndToEnd() throws {
         let server = try self.server
@@ -24,8 +24,12 @@ final class NSMTests: LiveClientTestCase {
         let port = freePort()
         let dmx = try DMXTestReceiver(.artNet)
         defer { dmx.stop() }
+        let display = try DDPTestReceiver()
+        defer { display.stop() }
+        let pixelRig = folder.appendingPathComponent("rig.json")
+        try Data(#"[{"name": "strip", "pixels": 10, "protocol": "ddp", "target": "127.0.0.1:\#(display.port)"}]"#.utf8).write(to: pixelRig)
         let rig = ["--artnet", "127.0.0.1:\(dmx.port)", "--dmx-map", "1=led", "--midi-clock", "--midi-in",
-                   "--insert", "entrainment:http://plugin.org.uk/swh-plugins/amp"]
+                   "--insert", "entrainment:http://plugin.org.uk/swh-plugins/amp", "--pixels", pixelRig.path]
         let first = try EntrainBinary.launch(["run", "--quiet", "--no-restore", "--autoconnect", "--osc-port", "\(port)",
                                               "--session", sessionFile.path, "--fade-out", "0.2"] + rig,
                                              environment: server.environment.merging(["NSM_URL": nsm.url]) { $1 })
@@ -54,6 +58,7 @@ final class NSMTests: LiveClientTestCase {
         osc.send("/fx/entrainment/1/gain", [.float(-6)])
         osc.send("/ambient/reverbLevel", [.float(0.25)])
         osc.send("/midi/map", [.string(Self.pads)])
+        osc.send("/pixels/strip/palette", [.string("fire")])
         XCTAssertNotNil(nsm.wait(for: "/nsm/client/is_dirty"), "a change makes it dirty")
         try waitFor("the session to play past 0.6 s") {
             guard case .float(let position)? = osc.request("/session/status", reply: "/session/position")?.arguments.first else { return false }
@@ -74,6 +79,8 @@ final class NSMTests: LiveClientTestCase {
         XCTAssertGreaterThan(savedPosition, 0.5)
         XCTAssertEqual(state.dmx?.prefix(2), ["--artnet", "127.0.0.1:\(dmx.port)"])
         XCTAssertEqual(state.midi?.first, "--midi-clock")
+        XCTAssertEqual(state.pixels, pixelRig.standardizedFileURL.path, "the pixel rig, as an absolute path")
+        XCTAssertTrue(values.contains(#""/pixels/strip/palette": "fire""#), values)
         XCTAssertEqual(Set(nsm.log.map(\.port)).count, 1, "every message from the announce's socket")
         XCTAssertTrue(first.signal(SIGTERM, waitUpTo: 5), "SIGTERM ends it")
         XCTAssertEqual(first.result().status, 0, first.result().error)
@@ -99,6 +106,9 @@ final class NSMTests: LiveClientTestCase {
         XCTAssertEqual(osc2.request("/midi/map")?.arguments.first, .string(Self.pads), "and its bindings")
         let framesBefore = dmx.received.frames.count
         XCTAssertTrue(dmx.wait { $0.count - framesBefore > 10 }, "DMX goes out again to the saved node")
+        XCTAssertEqual(osc2.request("/pixels/strip/palette")?.arguments.first, .string("fire"), "the pixel rig is back, with its settings")
+        let pixelFramesBefore = display.received.frames.count
+        XCTAssertTrue(display.wait { $0.count - pixelFramesBefore > 10 }, "pixel frames go out again to the saved strip")
         XCTAssertEqual(osc2.request("/session/status", reply: "/session/state")?.arguments.first, .string("playing"))
         guard case .float(let position)? = osc2.request("/session/status", reply: "/session/position")?.arguments.first else {
             return XCTFail("no position")

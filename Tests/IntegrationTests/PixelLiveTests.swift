@@ -14,11 +14,6 @@ final class PixelLiveTests: LiveClientTestCase {
         return (folder, try folder.write("[" + items.joined(separator: ",\n") + "]", "rig.json").path)
     }
 
-    func rate(_ frames: [ReceivedDDP]) -> Double {
-        guard frames.count > 1 else { return 0 }
-        return Double(frames.count - 1) / (frames.last!.arrival - frames.first!.arrival)
-    }
-
     func testAStripShowsItsColoursExactlyAtASteadyRateAndGoesBlackOnPanicAndAtExit() throws {
         let display = try DDPTestReceiver()
         defer { display.stop() }
@@ -32,13 +27,13 @@ final class PixelLiveTests: LiveClientTestCase {
         try waitFor("two seconds of frames", timeout: 10) { (display.received.frames.last?.arrival ?? 0) - (display.received.frames.first?.arrival ?? 0) >= 2 }
         let steady = display.received
         XCTAssertEqual(steady.invalid, 0)
-        XCTAssertEqual(rate(steady.frames), 50, accuracy: 2, "frames per second")
+        XCTAssertEqual(steady.frames.framesPerSecond, 50, accuracy: 2, "frames per second")
         XCTAssertTrue(steady.frames.allSatisfy { $0.dataType == 0x0B && $0.bytes.count == 900 })
         XCTAssertTrue(zip(steady.frames, steady.frames.dropFirst()).allSatisfy { $1.sequence == ($0.sequence == 15 ? 1 : $0.sequence + 1) },
                       "sequence numbers 1…15, none lost")
         let gaps = zip(steady.frames, steady.frames.dropFirst()).map { ($1.arrival - $0.arrival) * 1000 }.sorted()
         print(String(format: "pixels live: %.2f frames/s over %d frames of 300 pixels, gap median %.2f ms, p99 %.2f ms",
-                     rate(steady.frames), steady.frames.count, gaps[gaps.count / 2], gaps[gaps.count * 99 / 100]))
+                     steady.frames.framesPerSecond, steady.frames.count, gaps[gaps.count / 2], gaps[gaps.count * 99 / 100]))
 
         osc.send("/pixels/strip/palette", [.string("fire")])
         XCTAssertEqual(osc.request("/pixels/strip/palette")?.arguments.first, .string("fire"))
@@ -56,6 +51,34 @@ final class PixelLiveTests: LiveClientTestCase {
         XCTAssertTrue(display.wait { $0.last.map { $0.bytes[0] == 102 } ?? false }, "lit again after /resume")
         stopClient(client)
         XCTAssertEqual(display.received.frames.last?.bytes.max(), 0, "black frames at exit")
+    }
+
+    /// A session's stages set the strip (white, then fire two seconds later): the second stage's
+    /// colours arrive two seconds after the first's, as the sound's stages are heard — not when
+    /// the transport sends the stage, a second ahead.
+    func testASessionsStagesChangeTheStripWhenTheyAreHeard() throws {
+        let display = try DDPTestReceiver()
+        defer { display.stop() }
+        let (folder, path) = try rig([("strip", 30, display)])
+        defer { folder.remove() }
+        let session = try folder.write("""
+            {"name": "lights", "stages": [
+              {"duration": 2, "voices": [{"carrier": 200, "beat": 4}],
+               "set": {"/pixels/strip/effect": "solid", "/pixels/strip/palette": "white", "/pixels/strip/brightness": 0.4}},
+              {"duration": 20, "set": {"/pixels/strip/palette": "fire"}}]}
+            """, "lights.json")
+        let rec = try recorder(channels: 1, seconds: 0.2)
+        let client = try startClient(["--pixels", path, "--session", session.path], recorder: rec)
+        let white = [UInt8](repeating: 102, count: 90)
+        XCTAssertTrue(display.wait(timeout: 20) { $0.last.map { Array($0.bytes.prefix(3)) == [102, 0, 0] } ?? false }, "stage 2's fire arrives")
+        stopClient(client)
+        let frames = display.received.frames
+        let first = try XCTUnwrap(frames.first { $0.bytes == white }, "stage 1's white arrived").arrival
+        let second = try XCTUnwrap(frames.first { Array($0.bytes.prefix(3)) == [102, 0, 0] }).arrival
+        print(String(format: "pixels from a session: stage 2 shown %.3f s after stage 1 (its start is 2 s later; %d xruns)", second - first, rec.xruns))
+        // One frame is 20 ms; an xrun of the dummy server only delays the engine's clock.
+        XCTAssertGreaterThan(second - first, 2 - 0.045, "not before stage 2 is heard")
+        XCTAssertLessThan(second - first, 2 + 0.045 + 0.05 * Double(rec.xruns), "within a frame of it (less the xruns' delay)")
     }
 
     func testArtNetCarriesAStripAcrossUniversesOfWholePixels() throws {

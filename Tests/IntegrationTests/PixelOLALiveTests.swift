@@ -41,7 +41,7 @@ final class PixelOLALiveTests: LiveClientTestCase {
         let universe1 = frames.filter { $0.universe == 1 }, universe2 = frames.filter { $0.universe == 2 }
         // Frames over the recording's window (the show file's delays are whole milliseconds).
         func rate(_ f: [OLAFrame]) -> Double { Double(f.count) / window }
-        let stripRate = strip.count > 1 ? Double(strip.count - 1) / (strip.last!.arrival - strip.first!.arrival) : 0
+        let stripRate = strip.framesPerSecond
         let rises = zip(strip, strip.dropFirst()).filter { Int($1.bytes[0]) - Int($0.bytes[0]) > 128 }.count
         // The matrix as shown: universe 1 holds pixels 0-169, universe 2 pixels 170-339 (510 channels each).
         let matrix = zip(universe1, universe2).map { (time: $1.time, bytes: Array($0.channels.prefix(510)) + Array($1.channels.prefix(510))) }

@@ -43,3 +43,8 @@ public struct DDPDisplay {
         return .some(p[0] & 0x01 != 0 ? buffer : nil)
     }
 }
+
+extension [ReceivedDDP] {
+    /// Frames a second, from the first arrival to the last.
+    public var framesPerSecond: Double { count > 1 ? Double(count - 1) / (last!.arrival - first!.arrival) : 0 }
+}

@@ -4,7 +4,7 @@ import Foundation
 /// What a session manager's save keeps of a run, in the folder `/nsm/client/open` names: every
 /// family's values in `values.json` (the preset format, so a preset can be made of it) and the
 /// rest in `state.json`: the session file, whether it plays and where, the presets in use and
-/// the light set-up (LED ports, haptic CV ports).
+/// the light set-up (LED ports, haptic CV ports, the DMX, MIDI and pixel rigs).
 public struct NSMState: Codable, Equatable, Sendable {
     public static let currentFormat = "entrain-nsm-state"
     public var format = NSMState.currentFormat
@@ -17,6 +17,8 @@ public struct NSMState: Codable, Equatable, Sendable {
     /// The DMX and MIDI command-line options, as arguments (nil in files from before them).
     public var dmx: [String]?
     public var midi: [String]?
+    /// The pixel rig file (`--pixels`), as an absolute path (nil: none, or a file from before pixels).
+    public var pixels: String?
 
     public struct SessionPlace: Codable, Equatable, Sendable {
         public var file: String
@@ -32,8 +34,9 @@ public struct NSMState: Codable, Equatable, Sendable {
     }
 
     public init(session: SessionPlace? = nil, preset: String? = nil, ambientPreset: String? = nil, ledPorts: Int = 1, hapticCV: Bool = false,
-                dmx: [String]? = nil, midi: [String]? = nil) {
+                dmx: [String]? = nil, midi: [String]? = nil, pixels: String? = nil) {
         self.dmx = dmx
+        self.pixels = pixels
         self.midi = midi
         self.session = session
         self.preset = preset

@@ -6,20 +6,38 @@ public final class PixelFamily: AddressFamily {
     public let spec: PixelOutputSpec
     public var name: String { "pixels/" + spec.name }
     private let prefix: String
-    private let held: Mutex<PixelSettings>
+    /// The settings in force, and changes a session sent ahead of time (it feeds a second ahead)
+    /// waiting for the frame they are for.
+    private let held: Mutex<(now: PixelSettings, due: [(frame: Int64, changes: [ControlChange])])>
+    /// More waiting than a session ever sends in its second ahead: the oldest are applied at once.
+    static let maximumDue = 256
     public let descriptors: [ControlDescriptor]
     private let byAddress: [String: ControlDescriptor]
 
     public init(_ spec: PixelOutputSpec) {
         self.spec = spec
         prefix = PixelAddresses.prefix + spec.name + "/"
-        held = Mutex(PixelSettings())
+        held = Mutex((PixelSettings(), []))
         descriptors = PixelAddresses.descriptors(name: spec.name)
         byAddress = Dictionary(uniqueKeysWithValues: descriptors.map { ($0.address, $0) })
     }
 
-    /// The settings now (the sender reads them every frame).
-    public var settings: PixelSettings { held.withLock { $0 } }
+    /// The settings as the latest changes leave them, those still waiting for their frame included
+    /// (what OSC reads back and a preset saves).
+    public var settings: PixelSettings {
+        held.withLock { state in state.due.reduce(state.now) { s, d in (try? Self.apply(d.changes, to: s, prefix: prefix)) ?? s } }
+    }
+
+    /// The settings for the frame being shown (an engine frame): the changes due by then are applied first.
+    public func settings(at frame: Int64) -> PixelSettings {
+        held.withLock { state in
+            while let first = state.due.first, first.frame <= frame {
+                state.now = (try? Self.apply(first.changes, to: state.now, prefix: prefix)) ?? state.now
+                state.due.removeFirst()
+            }
+            return state.now
+        }
+    }
 
     public func descriptor(for address: String) -> ControlDescriptor? { byAddress[address] }
     public var schemaTitle: String { "Pixels (\(spec.name))" }
@@ -51,7 +69,24 @@ public final class PixelFamily: AddressFamily {
         }
     }
 
+    /// Changes for a frame (a session's stage) wait for the frame to be shown; the others apply now.
     public func set(_ changes: [ControlChange], at frame: Int64?) throws {
+        _ = try Self.apply(changes, to: settings, prefix: prefix)  // refused whole if one is wrong
+        held.withLock { state in
+            guard let frame else {
+                state.now = (try? Self.apply(changes, to: state.now, prefix: prefix)) ?? state.now
+                return
+            }
+            let at = state.due.firstIndex { $0.frame > frame } ?? state.due.count
+            state.due.insert((frame, changes), at: at)
+            if state.due.count > Self.maximumDue {
+                state.now = (try? Self.apply(state.due[0].changes, to: state.now, prefix: prefix)) ?? state.now
+                state.due.removeFirst()
+            }
+        }
+    }
+
+    private static func apply(_ changes: [ControlChange], to settings: PixelSettings, prefix: String) throws -> PixelSettings {
         var next = settings
         for change in changes {
             guard change.address.hasPrefix(prefix) else { throw ControlError.unknown(change.address) }
@@ -69,6 +104,6 @@ public final class PixelFamily: AddressFamily {
             default: throw ControlError.unknown(change.address)
             }
         }
-        held.withLock { $0 = next }
+        return next
     }
 }

@@ -10,8 +10,8 @@ import Synchronization
 /// the sound that reaches the listener at this instant (the sound's latency and the light
 /// offsets back from the frame playing now), the led port's light as its own fixture shows it.
 /// Black on panic from the next frame and when the engine has not rendered for a while; every
-/// frame passes the output's flash guard; black frames (and sACN's stream-terminated packets)
-/// when stopped.
+/// frame passes the output's flash guard and heats its own thermal model; black frames (and
+/// sACN's stream-terminated packets) when stopped.
 public final class PixelSender: @unchecked Sendable {
     private let source: PixelLightSource
     private let logger: Logger
@@ -72,13 +72,15 @@ public final class PixelSender: @unchecked Sendable {
 
     /// One frame of output `i`.
     private func frame(_ i: Int, at time: Double) {
-        let settings = outputs[i].family.settings
         let rate = source.sampleRate()
         var bytes = outputs[i].black
         var dark = true
         if !source.panicked(), rate > 0, let now = source.now(), let newest = timeline.newest, newest.frame > now - Int64(rate / 2) {
             let frames = { (ms: Double) in Int64((ms * rate / 1000).rounded()) }
-            let heard = now - Int64(source.soundLatency()) - frames(source.lightOffsetMilliseconds() + settings.offsetMilliseconds)
+            // A session's change for this output lands when its frame is heard.
+            let lit = now - Int64(source.soundLatency()) - frames(source.lightOffsetMilliseconds())
+            let settings = outputs[i].family.settings(at: lit)
+            let heard = lit - frames(settings.offsetMilliseconds)
             let ledSeen = now - Int64(source.portLatency()) - frames(settings.offsetMilliseconds)
             let periods = timeline.periods(after: outputs[i].shown, upTo: heard)
             outputs[i].shown = heard
@@ -87,12 +89,23 @@ public final class PixelSender: @unchecked Sendable {
             let moment = PixelMoment(frame: heard, sampleRate: rate, bands: bands, led: timeline.led(at: ledSeen),
                                      beats: timeline.beats, onsets: timeline.onsets)
             let colors = outputs[i].effects.draw(moment, settings, time: time)
-            let cap = PixelLightSource.thermalCaps[max(0, min(3, source.thermalState()))]
+            let cap = min(PixelLightSource.thermalCaps[max(0, min(3, source.thermalState()))], Double(outputs[i].heat.cap))
             bytes = outputs[i].bytes(colors, gain: Float(settings.brightness * cap))
             dark = false
         }
         outputs[i].guardian.apply(&bytes, at: time, armed: source.armed(), force: dark)
+        account(i, bytes)
         send(i, bytes)
+    }
+
+    /// Heats output `i`'s thermal model by the frame it sends, and says when its state moves.
+    private func account(_ i: Int, _ bytes: [UInt8]) {
+        let before = outputs[i].heat.state
+        outputs[i].account(bytes)
+        let after = outputs[i].heat.state
+        guard after != before else { return }
+        let level = after.rawValue > before.rawValue ? Logger.Level.warning : .info
+        logger.log(level: level, "pixels: '\(outputs[i].spec.name)' thermal state \(after) (it has been bright for long: brightness capped at \(outputs[i].heat.cap))")
     }
 
     private func send(_ i: Int, _ bytes: [UInt8], terminated: Bool = false) {

@@ -110,6 +110,17 @@ public struct SessionProgram: Sendable {
         }
     }
 
+    /// The other families' `"set"` entries in force at `frame`: the last of each address at or before it.
+    public func familyState(at frame: Int64) -> [ControlChange] {
+        var latest: [String: ControlChange] = [:]
+        var order: [String] = []
+        for (at, change) in familyChanges where at <= frame {
+            if latest[change.address] == nil { order.append(change.address) }
+            latest[change.address] = change
+        }
+        return order.compactMap { latest[$0] }
+    }
+
     private static func value(of slide: (from: Double, to: Double, start: Int64, length: Int64, exponential: Bool), at frame: Int64) -> Double {
         guard slide.length > 0, frame < slide.start + slide.length else { return slide.to }
         let t = Double(frame - slide.start) / Double(slide.length)

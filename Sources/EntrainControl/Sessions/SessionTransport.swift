@@ -76,6 +76,7 @@ public final class SessionTransport: Sendable {
         let url = try files.resolve(name)
         let session = try SessionDecoder.load(url, label: files.label(url)).session
         try ambient?.presets.check(session, file: files.label(url))
+        try space.checkPixelOutputs(of: session, file: files.label(url))
         return session
     }
 
@@ -172,6 +173,7 @@ public final class SessionTransport: Sendable {
         let arrive = now + Int64(Self.settle * host.sampleRate)
         let state = program.state(at: position).filter { only?.contains($0.address) ?? true }
         try space.set(state.compactMap { EngineFamily.change($0.address, number: $0.value, glide: Self.settle) }, at: now, from: .file)
+        if only == nil { try space.set(program.familyState(at: position), at: now, from: .file) }  // pixels, DMX, …: the stage's settings
         let underway = state.filter { $0.remaining > Self.settle }
         if !underway.isEmpty {
             try space.set(underway.compactMap { EngineFamily.change($0.address, number: $0.target, glide: $0.remaining - Self.settle, exponential: $0.exponential) },
@@ -205,6 +207,7 @@ public final class SessionTransport: Sendable {
     /// the file): playing, it goes on from the same position in the new program (the last frame,
     /// if the new one is shorter); paused or idle, it waits there.
     public func reload(_ program: SessionProgram) throws {
+        try space.checkPixelOutputs(of: program.session, file: sourceFile?.path ?? program.session.name)
         try status.withLock { s in
             let host = engine.host
             var position = s.position

@@ -1,9 +1,10 @@
 /// A first-order thermal model of the LED fixture: the average drive (level × duty, as the CV
 /// output) heats it towards its own value with a time constant; the estimate picks a state
 /// and the state caps the level (the MindSync table: 1.0 / 0.5 / 0.1 / 0). A fixture that
-/// reports its own state (`/led/thermal`) can only make it worse, never better.
-struct LEDThermalModel {
-    enum State: Int { case nominal = 0, fair, serious, critical }
+/// reports its own state (`/led/thermal`) can only make it worse, never better. The pixel
+/// outputs keep one each too, fed their frames' average drive.
+public struct LEDThermalModel: Sendable {
+    public enum State: Int, Sendable { case nominal = 0, fair, serious, critical }
 
     /// Sustained average drive (0...1) that the states start at, going up; coming down each
     /// threshold is 0.05 lower so the cap it imposes cannot make the state flicker.
@@ -13,17 +14,18 @@ struct LEDThermalModel {
 
     /// Per-frame smoothing for a 60 s time constant.
     let coefficient: Float
-    private(set) var heat: Float = 0
-    private(set) var modelState = State.nominal
-    var reported = State.nominal
+    public private(set) var heat: Float = 0
+    public private(set) var modelState = State.nominal
+    public var reported = State.nominal
 
-    init(sampleRate: Double, timeConstant: Double = 60) {
+    /// `sampleRate`: how many times a second `heat(by:)` is called.
+    public init(sampleRate: Double, timeConstant: Double = 60) {
         coefficient = Float(1 / (timeConstant * sampleRate))
     }
 
-    var state: State { modelState.rawValue >= reported.rawValue ? modelState : reported }
+    public var state: State { modelState.rawValue >= reported.rawValue ? modelState : reported }
 
-    var cap: Float {
+    public var cap: Float {
         switch state {
         case .nominal: 1
         case .fair: 0.5
@@ -34,10 +36,10 @@ struct LEDThermalModel {
 
     /// Account for one output frame of drive `x` (0...1).
     @inline(__always)
-    mutating func heat(by x: Float) { heat += (x - heat) * coefficient }
+    public mutating func heat(by x: Float) { heat += (x - heat) * coefficient }
 
     /// Re-evaluate the state (once per period is plenty for a 60 s time constant).
-    mutating func update() {
+    public mutating func update() {
         let h = heat
         switch modelState {
         case .nominal: if h >= Self.fairAt { modelState = .fair }
