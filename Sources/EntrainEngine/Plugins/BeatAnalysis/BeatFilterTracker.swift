@@ -259,7 +259,7 @@ struct BeatFilterTracker {
         let oldest = frameIndex - recentCapacity + 1
         var peakSum = 0.0, heard = true
         for k in 0..<Self.judgedBeats {
-            let top = peak(around: beatFrame - k * interval, within: Self.judgedRadius)
+            let top = peak(around: beatFrame - k * interval)
             peaks[k] = top
             peakSum += top
         }
@@ -287,10 +287,10 @@ struct BeatFilterTracker {
         lastBeatHeard = peaks[0] > mean || (near > -Int64(0.05 * sampleRate) && near < Int64(0.05 * sampleRate))
     }
 
-    /// The largest raw activation within `radius` frames of analysis frame `centre` still in the ring.
-    private func peak(around centre: Int, within radius: Int = 2) -> Double {
+    /// The largest raw activation within two frames of analysis frame `centre` still in the ring.
+    private func peak(around centre: Int) -> Double {
         var top = 0.0
-        let from = max(max(0, frameIndex - recentCapacity + 1), centre - radius), to = min(frameIndex, centre + radius)
+        let from = max(max(0, frameIndex - recentCapacity + 1), centre - 2), to = min(frameIndex, centre + 2)
         if from <= to { for i in from...to { top = max(top, recent[i % recentCapacity]) } }
         return top
     }
@@ -341,11 +341,6 @@ struct BeatFilterTracker {
     /// Beats of the grid the contrast is read over, and of those the last ones that must each
     /// stand above the mean before beats go out.
     static var judgedBeats: Int { 4 }
-    /// The contrast reads each beat's peak within three frames (16 ms) of the grid's beat: with
-    /// every whole interval a tempo the most likely grid may sit a frame or two off the attacks
-    /// and still follow them, and within two frames h2-demo3-115 (held at 115 from 4 s) read its
-    /// crashes as missed and published from 12.5 s (5.2 s before).
-    static var judgedRadius: Int { 3 }
     static var heardBeats: Int { 3 }
     private var gridHeard = false
 

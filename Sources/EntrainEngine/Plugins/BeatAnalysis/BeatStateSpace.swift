@@ -5,11 +5,11 @@ import Foundation
 /// bar-pointer model of Whiteley, Cemgil & Godsill, in the discrete form of Krebs, Böck &
 /// Widmer 2015, forward only: causal).
 ///
-/// A state is a tempo (a beat interval of a whole number of frames, every one in the range)
+/// A state is a tempo (a beat interval of a whole number of frames, log-spaced over the range)
 /// and a position inside the beat. Each frame every state moves one position on; from a beat's
 /// last position it enters the first of any tempo, with a probability falling fast with the
-/// change in the beat's length (a steady song keeps its tempo, a ramp moves through
-/// neighbours). The activation `a` in (0, 1) is the likelihood of the beat's first 27 ms, (1 − a) / 15 that of the rest.
+/// tempo ratio (a steady song keeps its tempo, a ramp moves through neighbours). The activation
+/// `a` in (0, 1) is the likelihood of the beat's first 27 ms, (1 − a) / 15 that of the rest.
 /// The tempo range and the hint weigh the beat transitions: outside the range nothing enters,
 /// and a tempo an octave from `/beat/tempo/prefer` loses a little at each beat.
 /// All memory is allocated at init; `step` is real-time safe.
@@ -34,12 +34,7 @@ struct BeatStateSpace {
     static var observationLambda: Double { 16 }
     /// The activation that tells nothing (a beat's states and the others alike): a lost frame.
     static var neutral: Double { 1 / observationLambda }
-    /// A beat that changes the beat's length by t seconds keeps exp(−tempoChange · t) (350: e⁻¹
-    /// for 2.9 ms, a frame 0.13–0.15). A time, not a ratio (exp(−100 |r − 1|) before; with every
-    /// interval, exp(−200 |r − 1|)): a ratio lets a slow tempo's beat wander more frames than a
-    /// fast one's against the same 38 ms window (hiphop-075 went to double tempo, h2-demo1-076
-    /// and h2-demo3-115 fell under 0.8).
-    static var tempoChange: Double { 350 }
+    static var tempoChange: Double { 100 }
     /// How long after a beat its attack may raise the activation: the beat's states that see
     /// `a`. A time, not a share of the beat: a share (a sixteenth, as for a smooth learned
     /// activation) gives a slow tempo more frames to find empty, and a click every beat at
@@ -56,14 +51,15 @@ struct BeatStateSpace {
     private(set) var tempo = 0
     private(set) var position = 0
 
-    init(frameRate: Double, slowest: Double = 40, fastest: Double = 300) {
+    init(frameRate: Double, slowest: Double = 40, fastest: Double = 300, tempi: Int = 96) {
         self.frameRate = frameRate
         preFrames = Int((Self.earlySeconds * frameRate).rounded())
-        // Every whole interval: a band's tempo lies between two neighbours a frame apart, not
-        // between two of 96 log-spaced tempi up to three frames apart (153 BPM fell between
-        // 152.0 and 157.1, and the grid kept its phase by hopping between them).
-        let shortest = Int((frameRate * 60 / fastest).rounded(.down)), longest = Int((frameRate * 60 / slowest).rounded(.up))
-        let lengths = Array(shortest...longest)
+        var lengths: [Int] = []
+        let shortest = frameRate * 60 / fastest, longest = frameRate * 60 / slowest
+        for i in 0..<tempi {
+            let interval = Int((shortest * pow(longest / shortest, Double(i) / Double(tempi - 1))).rounded())
+            if interval != lengths.last { lengths.append(interval) }
+        }
         tempoCount = lengths.count
         stateCount = lengths.reduce(0, +)
         intervals = .allocate(capacity: tempoCount)
@@ -80,7 +76,7 @@ struct BeatStateSpace {
         for i in 0..<tempoCount {
             var sum = 0.0
             for j in 0..<tempoCount {
-                let w = exp(-Self.tempoChange * abs(Double(lengths[j] - lengths[i])) / frameRate)
+                let w = exp(-Self.tempoChange * abs(Double(lengths[j]) / Double(lengths[i]) - 1))
                 transition[i * tempoCount + j] = w
                 sum += w
             }
@@ -96,7 +92,6 @@ struct BeatStateSpace {
         q = .allocate(capacity: stateCount)
         p.initialize(repeating: 0, count: stateCount)
         q.initialize(repeating: 0, count: stateCount)
-        activeTo = tempoCount
         reset()
     }
 
@@ -132,33 +127,7 @@ struct BeatStateSpace {
             for k in 0..<tempoCount where entry[k] > 0 { inRange += transition[i * tempoCount + k] }
             stayInRange[i] = inRange > 0 ? 1 / inRange : 0
         }
-        // Only the tempi in range are stepped (intervals ascend, so they are one run): the others
-        // hold nothing, and with every interval from 40 to 300 BPM a frame would cost three times
-        // as much.
-        activeFrom = tempoCount
-        activeTo = 0
-        for k in 0..<tempoCount where entry[k] > 0 {
-            activeFrom = min(activeFrom, k)
-            activeTo = k + 1
-        }
-        if activeTo == 0 { activeFrom = 0 }
-        var kept = 0.0
-        for k in 0..<tempoCount {
-            let states = p + firsts[k]
-            if k < activeFrom || k >= activeTo {
-                states.update(repeating: 0, count: intervals[k])
-                (q + firsts[k]).update(repeating: 0, count: intervals[k])
-            } else {
-                for j in 0..<intervals[k] { kept += states[j] }
-            }
-        }
-        if kept > 0 { for s in 0..<stateCount { p[s] /= kept } } else { reset() }
-        tempo = min(max(tempo, activeFrom), max(activeFrom, activeTo - 1))
     }
-
-    /// The tempi in range: `activeFrom..<activeTo`.
-    private var activeFrom = 0
-    private var activeTo = 0
 
     /// Every tempo in the range equally likely (each of its positions alike).
     mutating func reset() {
@@ -173,15 +142,14 @@ struct BeatStateSpace {
 
     /// One frame with activation `a` (0 < a < 1).
     mutating func step(_ a: Double) {
-        let active = activeFrom..<activeTo
-        for k in active { outflow[k] = p[firsts[k] + intervals[k] - 1] * stayInRange[k] }
+        for k in 0..<tempoCount { outflow[k] = p[firsts[k] + intervals[k] - 1] * stayInRange[k] }
         let beat = a, other = (1 - a) / (Self.observationLambda - 1)
         var total = 0.0
-        for k in active {
+        for k in 0..<tempoCount {
             let from = p + firsts[k], to = q + firsts[k], n = intervals[k]
             var entering = 0.0
             if entry[k] > 0 {
-                for i in active { entering += outflow[i] * transition[i * tempoCount + k] }
+                for i in 0..<tempoCount { entering += outflow[i] * transition[i * tempoCount + k] }
                 entering *= entry[k]
             }
             // The beat's first frame must sound; the rest of its window may (an attack spread
@@ -196,7 +164,7 @@ struct BeatStateSpace {
         guard total > 0, total.isFinite else { reset(); return }
         let scale = 1 / total
         var bestMass = -1.0
-        for k in active {
+        for k in 0..<tempoCount {
             let states = p + firsts[k]
             var mass = 0.0
             for j in 0..<intervals[k] {
