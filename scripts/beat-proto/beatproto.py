@@ -154,6 +154,12 @@ class Space:
 
     def best(self):
         mass = np.add.reduceat(self.p, self.firsts)
+        if self.cfg.get("pool"):
+            # a level's mass pooled over the tempi within `pool` of its interval: with every
+            # interval a slow level's mass spreads over more neighbours than a fast one's
+            if not hasattr(self, "M"):
+                self.M = (np.abs(self.L[None, :] / self.L[:, None] - 1) <= self.cfg["pool"]).astype(float)
+            mass = self.M @ mass
         k = int(np.argmax(mass))
         blk = self.p[self.firsts[k]:self.firsts[k] + self.L[k]]
         return k, int(np.argmax(blk))
