@@ -4,7 +4,7 @@ variants on the real corpus quickly (not shipped; scores are approximate, beat-e
 
   python3 scripts/beat-proto/beatproto.py CORPUS_DIR [VARIANT_JSON [ONLY,...]]  (README.md beside it)
 """
-import json, os, sys, wave
+import json, os, sys, tempfile, wave
 import numpy as np
 
 # ---------------------------------------------------------------- activation (BandFlux)
@@ -315,9 +315,12 @@ def lock(ref, est, win=0.07):
             return ref[i - 3] - ref[0]
     return None
 
+# Activations computed once per piece (BEATPROTO_CACHE, else beatproto-cache in the temporary folder).
+CACHE = os.environ.get("BEATPROTO_CACHE", os.path.join(tempfile.gettempdir(), "beatproto-cache"))
+
 def evaluate(path, cfg):
     name = os.path.basename(path)[:-4]
-    cache = os.path.join("/tmp/beatproto-cache", name + ".npz")
+    cache = os.path.join(CACHE, name + ".npz")
     os.makedirs(os.path.dirname(cache), exist_ok=True)
     if os.path.exists(cache):
         v, fps, hop, snd = activation(None, None, cache)

@@ -2,7 +2,7 @@ import os, sys, json; sys.path.insert(0, os.path.dirname(__file__))
 import numpy as np, beatproto as bp
 name, cfg = sys.argv[1], json.loads(sys.argv[2])
 t0, t1 = (float(x) for x in sys.argv[3].split(':')) if len(sys.argv) > 3 else (0, 30)
-v, fps, hop, snd = bp.activation(None, None, f'/tmp/beatproto-cache/{name}.npz'); sr = int(round(fps * 2 * hop))
+v, fps, hop, snd = bp.activation(None, None, os.path.join(bp.CACHE, name + '.npz')); sr = int(round(fps * 2 * hop))
 ref = np.loadtxt(os.environ.get('CORPUS', '.corpus/real') + f'/{name}.beats.txt')
 tr = []; est = bp.track(v, fps, hop, sr, cfg, snd, tr)
 for t, bpm, ph, ok, pub, top in tr:
