@@ -55,14 +55,14 @@ public struct HalfbandOversampler {
         let input = Self.push(x, into: self.input, length: 2 * p, at: &inputAt)
         // Upsample: even = x[n − P]; odd = midpoint between x[n − P] and x[n − P + 1].
         var mid = SIMD2<Float>.zero
-        for i in 1...p { mid += c[i - 1] * (input[p - i] + input[p - 1 + i]) }
+        for i in 0..<p { mid += c[i] * (input[p - 1 - i] + input[p + i]) }  // c[i] = h(±(2i+1))
         // The zero-stuffed stream is filtered by 2h, hence the 2 on the odd phase.
         let e = shape(input[p]), o = shape(2 * mid)
         let odd = Self.push(o, into: self.odd, length: 2 * p, at: &oddAt)
         let even = Self.push(e, into: self.even, length: p, at: &evenAt)
         // Decimate: 0.5·E[m] + Σ c_i·(O[m − i] + O[m + i − 1]) with m = n − P + 1.
         var acc = 0.5 * even[p - 1]
-        for i in 1...p { acc += c[i - 1] * (odd[p - 1 + i] + odd[p - i]) }
+        for i in 0..<p { acc += c[i] * (odd[p + i] + odd[p - 1 - i]) }
         return acc
     }
 

@@ -42,9 +42,11 @@ public struct PadVoice {
     @usableFromInline var air: Float = 0, airTarget: Float = 0
     @usableFromInline let glideFactor: Float
     @usableFromInline var noise: AirNoiseLoop
-    @usableFromInline var filterL = WebAudioBiquad(), filterR = WebAudioBiquad()
-    @usableFromInline var shelfL = WebAudioBiquad(), shelfR = WebAudioBiquad()
-    @usableFromInline var peakL = WebAudioBiquad(), peakR = WebAudioBiquad()
+    // Both channels share each filter's coefficients: one StereoBiquad per filter.
+    @usableFromInline var filter = StereoBiquad(), shelf = StereoBiquad(), peak = StereoBiquad()
+    // The shelf and peak gains their coefficients were last computed for (they rarely move,
+    // while the cutoff glides all the time).
+    @usableFromInline var shelfDecibels = Double.nan, peakDecibels = Double.nan
     // Filter cutoff, Q, shelf dB and peak dB glide with τ 50 ms too; coefficients follow
     // every `controlStep` frames while they move (Web Audio would recompute per frame).
     @usableFromInline var filterKind = WebAudioBiquad.Kind.lowpass
@@ -126,12 +128,15 @@ public struct PadVoice {
     @usableFromInline
     mutating func applyControls() {
         appliedKind = filterKind
-        filterL.set(filterKind, frequency: controls[0], q: controls[1], gainDecibels: 0, sampleRate: sampleRate)
-        filterR = filterL.withState(of: filterR)
-        shelfL.set(.lowshelf, frequency: 250, q: 1, gainDecibels: controls[2], sampleRate: sampleRate)
-        shelfR = shelfL.withState(of: shelfR)
-        peakL.set(.peaking, frequency: 3000, q: 0.8, gainDecibels: controls[3], sampleRate: sampleRate)
-        peakR = peakL.withState(of: peakR)
+        filter.takeCoefficients(of: WebAudioBiquad(filterKind, frequency: controls[0], q: controls[1], sampleRate: sampleRate))
+        if controls[2] != shelfDecibels {
+            shelfDecibels = controls[2]
+            shelf.takeCoefficients(of: WebAudioBiquad(.lowshelf, frequency: 250, q: 1, gainDecibels: shelfDecibels, sampleRate: sampleRate))
+        }
+        if controls[3] != peakDecibels {
+            peakDecibels = controls[3]
+            peak.takeCoefficients(of: WebAudioBiquad(.peaking, frequency: 3000, q: 0.8, gainDecibels: peakDecibels, sampleRate: sampleRate))
+        }
     }
 
     /// Play `frequency` from `frame`: a fresh attack if idle, else the web's chord crossfade
@@ -171,10 +176,13 @@ public struct PadVoice {
         }
         let f = frequency, up = f * detuneRatio, down = f / detuneRatio
         let g = gains
-        var mono = g[0] * sine.value(.sine, frequency: f, bank: bank)
-        mono += g[1] * triangle.value(.triangle, frequency: down, bank: bank)
-        mono += g[2] * sawUp.value(.saw, frequency: up, bank: bank)
-        mono += g[3] * saw.value(.saw, frequency: f, bank: bank)
+        // An oscillator whose gain is exactly 0 (one or two of the four at every brightness) is
+        // not read: its term would add ±0, which changes no sum.
+        var mono: Float = 0
+        if g[0] != 0 { mono = g[0] * sine.value(.sine, frequency: f, bank: bank) }
+        if g[1] != 0 { mono += g[1] * triangle.value(.triangle, frequency: down, bank: bank) }
+        if g[2] != 0 { mono += g[2] * sawUp.value(.saw, frequency: up, bank: bank) }
+        if g[3] != 0 { mono += g[3] * saw.value(.saw, frequency: f, bank: bank) }
         sine.advance(frequency: f, inverseRate: inverseRate)
         triangle.advance(frequency: down, inverseRate: inverseRate)
         sawUp.advance(frequency: up, inverseRate: inverseRate)
@@ -185,22 +193,10 @@ public struct PadVoice {
         controlCountdown -= 1
         if controlCountdown <= 0 { stepControls() }
         let n = noise.next()
-        var l = mono + air * n.left, r = mono + air * n.right
-        l = peakL.process(shelfL.process(filterL.process(l)))
-        r = peakR.process(shelfR.process(filterR.process(r)))
+        let x = peak.process(shelf.process(filter.process(SIMD2(mono + air * n.left, mono + air * n.right))))
         let curve = shaper  // a copy of the table's pointer, so the closure does not touch self
-        let shaped = oversampler.process(SIMD2(l, r)) { curve.process($0) }
+        let shaped = oversampler.process(x) { curve.process($0) }
         let level = Float(envelope.next()) * 0.15
         return (shaped[0] * level, shaped[1] * level)
-    }
-}
-
-extension WebAudioBiquad {
-    /// These coefficients with `other`'s filter state (so both channels share one `set`).
-    @inlinable
-    func withState(of other: WebAudioBiquad) -> WebAudioBiquad {
-        var copy = self
-        copy.z1 = other.z1; copy.z2 = other.z2
-        return copy
     }
 }
