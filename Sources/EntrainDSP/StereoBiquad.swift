@@ -2,7 +2,9 @@
 /// SIMD2 (transposed direct form II). Each lane does the scalar filter's arithmetic in the same
 /// order, so its samples are the scalar filter's to the bit, for half the instructions.
 public struct StereoBiquad {
-    @usableFromInline var b0: Float = 1, b1: Float = 0, b2: Float = 0, a1: Float = 0, a2: Float = 0
+    // Coefficients stored in both lanes already: no broadcast per sample.
+    @usableFromInline var b0 = SIMD2<Float>(repeating: 1), b1 = SIMD2<Float>.zero, b2 = SIMD2<Float>.zero
+    @usableFromInline var a1 = SIMD2<Float>.zero, a2 = SIMD2<Float>.zero
     @usableFromInline var z1 = SIMD2<Float>.zero, z2 = SIMD2<Float>.zero
 
     public init() {}
@@ -10,7 +12,8 @@ public struct StereoBiquad {
     /// `filter`'s coefficients from now on (the state is kept, as a parameter change does).
     @inlinable
     public mutating func takeCoefficients(of filter: WebAudioBiquad) {
-        b0 = filter.b0; b1 = filter.b1; b2 = filter.b2; a1 = filter.a1; a2 = filter.a2
+        b0 = SIMD2(repeating: filter.b0); b1 = SIMD2(repeating: filter.b1); b2 = SIMD2(repeating: filter.b2)
+        a1 = SIMD2(repeating: filter.a1); a2 = SIMD2(repeating: filter.a2)
     }
 
     @inlinable @inline(__always)

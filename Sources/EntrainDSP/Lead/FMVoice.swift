@@ -169,7 +169,10 @@ public struct FMVoice {
     }
 
     @inline(__always)
-    static func wrap(_ x: Double) -> Double { x - FastMath.floor(x) }
+    static func wrap(_ x: Double) -> Double {
+        // Inside [0, 1) already (most frames), x − floor(x) is x: the floor only when it wraps.
+        x >= 1 || x < 0 ? x - FastMath.floor(x) : x
+    }
 
     @inline(__always)
     mutating func envelopeStep(_ n: Int) {
