@@ -21,8 +21,11 @@ public struct WebAudioBiquad {
     public mutating func set(_ kind: Kind, frequency: Double, q: Double, gainDecibels: Double, sampleRate: Double) {
         let turns = min(max(frequency / sampleRate, 0), 0.5)
         let sine = FastMath.sinTurns(turns), cosine = FastMath.cosTurns(turns)
-        let A = FastMath.gain(fromDecibels: gainDecibels * 0.5)      // 10^(G/40)
-        let rootA = FastMath.gain(fromDecibels: gainDecibels * 0.25) // √A
+        // The gain's two exponentials only for the kinds that use it (a filter walk retunes
+        // a low-pass many times a second).
+        let usesGain = kind == .peaking || kind == .lowshelf || kind == .highshelf
+        let A = usesGain ? FastMath.gain(fromDecibels: gainDecibels * 0.5) : 1      // 10^(G/40)
+        let rootA = usesGain ? FastMath.gain(fromDecibels: gainDecibels * 0.25) : 1 // √A
         var n0 = 1.0, n1 = 0.0, n2 = 0.0, d0 = 1.0, d1 = 0.0, d2 = 0.0
         switch kind {
         case .lowpass, .highpass:

@@ -27,6 +27,11 @@ public struct HalfbandOversampler {
         input = .allocate(capacity: 4 * taps); input.initialize(repeating: .zero, count: 4 * taps)
         odd = .allocate(capacity: 4 * taps); odd.initialize(repeating: .zero, count: 4 * taps)
         even = .allocate(capacity: 2 * taps); even.initialize(repeating: .zero, count: 2 * taps)
+        c.initialize(from: Self.coefficients(taps: taps), count: taps)
+    }
+
+    /// The odd-offset coefficients h(±1), h(±3), … of the filter with `taps` of them per side.
+    public static func coefficients(taps: Int) -> [Float] {
         // Half-band sinc at odd offsets t = 2i − 1: 0.5·sinc(t/2) = (−1)^(i+1)/(π·t), Blackman-windowed
         // over the 4·taps − 1 tap filter, then scaled so that 0.5 + 2·Σc = 1 exactly (unity at DC).
         let span = Double(4 * taps)
@@ -37,7 +42,7 @@ public struct HalfbandOversampler {
             raw[i - 1] = (i % 2 == 1 ? 1 : -1) * w / (Double.pi * t)
             sum += raw[i - 1]
         }
-        for i in 0..<taps { c[i] = Float(raw[i] * 0.25 / sum) }
+        return raw.map { Float($0 * 0.25 / sum) }
     }
 
     public func deallocate() { c.deallocate(); input.deallocate(); odd.deallocate(); even.deallocate() }
@@ -55,21 +60,21 @@ public struct HalfbandOversampler {
         let input = Self.push(x, into: self.input, length: 2 * p, at: &inputAt)
         // Upsample: even = x[n − P]; odd = midpoint between x[n − P] and x[n − P + 1].
         var mid = SIMD2<Float>.zero
-        for i in 1...p { mid += c[i - 1] * (input[p - i] + input[p - 1 + i]) }
+        for i in 0..<p { mid += c[i] * (input[p - 1 - i] + input[p + i]) }  // c[i] = h(±(2i+1))
         // The zero-stuffed stream is filtered by 2h, hence the 2 on the odd phase.
         let e = shape(input[p]), o = shape(2 * mid)
         let odd = Self.push(o, into: self.odd, length: 2 * p, at: &oddAt)
         let even = Self.push(e, into: self.even, length: p, at: &evenAt)
         // Decimate: 0.5·E[m] + Σ c_i·(O[m − i] + O[m + i − 1]) with m = n − P + 1.
         var acc = 0.5 * even[p - 1]
-        for i in 1...p { acc += c[i - 1] * (odd[p - 1 + i] + odd[p - i]) }
+        for i in 0..<p { acc += c[i] * (odd[p + i] + odd[p - 1 - i]) }
         return acc
     }
 
     /// Write the newest value into a doubled ring; the history newest-first starts at the result.
     @inlinable @inline(__always)
-    static func push(_ value: SIMD2<Float>, into ring: UnsafeMutablePointer<SIMD2<Float>>, length: Int,
-                     at position: inout Int) -> UnsafeMutablePointer<SIMD2<Float>> {
+    static func push<Lanes>(_ value: Lanes, into ring: UnsafeMutablePointer<Lanes>, length: Int,
+                            at position: inout Int) -> UnsafeMutablePointer<Lanes> {
         position = position == 0 ? length - 1 : position - 1
         ring[position] = value
         ring[position + length] = value

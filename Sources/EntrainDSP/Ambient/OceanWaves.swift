@@ -81,7 +81,7 @@ public struct OceanWaves {
         dcL += (masterL - dcL) * 0.0005
         dcR += (masterR - dcR) * 0.0005
         let drive = 0.6 * s.intensity
-        return (Float(TanhShaper.tanh(drive * Double(masterL - dcL))),
-                Float(TanhShaper.tanh(drive * Double(masterR - dcR))))
+        let out = FastTanh.tanh(SIMD2(Float(drive * Double(masterL - dcL)), Float(drive * Double(masterR - dcR))))
+        return (out[0], out[1])
     }
 }

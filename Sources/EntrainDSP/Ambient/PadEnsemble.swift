@@ -1,14 +1,22 @@
 /// The six always-running pad voices of the Kessho engine and their shared filter walk
 /// (`FilterWalk`). A chord maps onto the voices enabled in a mask; each voice starts after its own
 /// stagger offset; disabled voices release.
+///
+/// `add` (the engine's path) runs each voice's oscillators, air and envelope voice by voice,
+/// then the six voices' filters and shaper at once in `PadLanes`; `next()` runs every voice
+/// whole through its own filters (the reference the tests hold `add` to, bit for bit).
 public struct PadEnsemble {
     public static var voiceCount: Int { 6 }
 
     public let sampleRate: Double
     let voices: UnsafeMutablePointer<PadVoice>
-    /// The voices' sum for up to `scratchFrames` frames (left, then right): see `add`.
-    let sum: UnsafeMutablePointer<Float>
+    /// The voices' filter inputs and envelope gains for up to `scratchFrames` frames, sixteen
+    /// floats a frame in `PadLanes`' lane order (the idle lanes stay 0): see `add`. Written a
+    /// float at a time, read a frame (SIMD16) at a time: one store and one load per value,
+    /// where assigning a lane of a SIMD16 in memory reloaded and rewrote the whole vector.
+    let inputs: UnsafeMutableRawPointer, levels: UnsafeMutableRawPointer
     static var scratchFrames: Int { 256 }
+    var lanes: PadLanes
     public var walk: FilterWalk
     public var filterKind = WebAudioBiquad.Kind.lowpass
     public var cutoffLow = 400.0, cutoffHigh = 4000.0, filterQ = 1.0, filterModSpeed = 1.0
@@ -20,13 +28,25 @@ public struct PadEnsemble {
             (voices + i).initialize(to: PadVoice(sampleRate: sampleRate, bank: bank, seed: seed &+ UInt64(i) &* 0x9E37_79B9, timbre: timbre))
         }
         walk = FilterWalk(sampleRate: sampleRate, seed: seed ^ 0x7761_6C6B)
-        sum = .allocate(capacity: 2 * Self.scratchFrames)
+        let bytes = Self.scratchFrames * MemoryLayout<SIMD16<Float>>.stride
+        inputs = .allocate(byteCount: bytes, alignment: MemoryLayout<SIMD16<Float>>.alignment)
+        inputs.initializeMemory(as: Float.self, repeating: 0, count: 16 * Self.scratchFrames)
+        levels = .allocate(byteCount: bytes, alignment: MemoryLayout<SIMD16<Float>>.alignment)
+        levels.initializeMemory(as: Float.self, repeating: 0, count: 16 * Self.scratchFrames)
+        // The lanes start where every voice starts (PadVoice.init): 3 kHz low-pass, Q 1, the timbre's tone.
+        lanes = PadLanes(sampleRate: sampleRate, hardness: timbre.hardness)
+        lanes.controls.setFilter(.lowpass, cutoff: 3000, q: 1)
+        lanes.controls.setTone(warmth: timbre.warmth, presence: timbre.presence)
+        lanes.controls.settle()
+        lanes.takeCoefficients()
     }
 
     public func deallocate() {
         for i in 0..<Self.voiceCount { voices[i].deallocate() }
         voices.deinitialize(count: Self.voiceCount).deallocate()
-        sum.deallocate()
+        inputs.deallocate()
+        levels.deallocate()
+        lanes.deallocate()
     }
 
     public func voice(_ i: Int) -> PadVoice { voices[i] }
@@ -36,6 +56,8 @@ public struct PadEnsemble {
 
     public mutating func setTimbre(_ timbre: PadVoice.Timbre) {
         for v in 0..<Self.voiceCount { voices[v].setTimbre(timbre) }
+        lanes.controls.setTone(warmth: timbre.warmth, presence: timbre.presence)
+        lanes.shaper.setHardness(timbre.hardness)
     }
 
     /// Release every active voice now (a stopped engine starts the next chord from silence).
@@ -121,13 +143,15 @@ public struct PadEnsemble {
         let cutoff = walk.cutoff(low: min(cutoffLow, cutoffHigh), high: max(cutoffLow, cutoffHigh))
         let q = FilterWalk.q(filterQ, cutoff: cutoff)
         for v in 0..<Self.voiceCount { voices[v].setFilter(filterKind, cutoff: cutoff, q: q) }
+        lanes.controls.setFilter(filterKind, cutoff: cutoff, q: q)
     }
 
     /// Add `frames` frames into `left`/`right`, as `next()` frame by frame would, to the bit: the
-    /// block is cut where the walk steps (it retunes every voice before that frame), and in each
-    /// piece every voice runs from a local copy (its state stays in registers instead of being
-    /// loaded and stored through the pointer every frame), its frames added into `sum` in voice
-    /// order from 0, which is the order of `next()`'s additions.
+    /// block is cut where the walk steps (it retunes every voice before that frame); in each
+    /// piece every voice runs its oscillators, air and envelope from a local copy (its state
+    /// stays in registers instead of going through the pointer every frame) into its lanes of
+    /// `inputs` and `levels`, then `PadLanes` runs the six voices' filters and shaper at once and
+    /// each frame's lanes are added in voice order from 0, the order of `next()`'s additions.
     @inline(__always)
     mutating func addVoiceByVoice(into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
         guard frames > 0 else { return }
@@ -144,21 +168,31 @@ public struct PadEnsemble {
                 if stepsHere || end - start == Self.scratchFrames { steps = stepsHere; break }
                 end += 1
             }
-            let count = end - start, sumL = sum, sumR = sum + Self.scratchFrames
-            for n in 0..<count { sumL[n] = 0; sumR[n] = 0 }
+            let count = end - start
+            let inputLanes = inputs.assumingMemoryBound(to: Float.self), levelLanes = levels.assumingMemoryBound(to: Float.self)
             for v in 0..<Self.voiceCount {
                 var voice = voices[v]
                 for n in 0..<count {
-                    let (a, b) = voice.next()
-                    sumL[n] += a
-                    sumR[n] += b
+                    let (x, level) = voice.source()
+                    inputLanes[16 * n + v] = x[0]; inputLanes[16 * n + 8 + v] = x[1]
+                    levelLanes[16 * n + v] = level; levelLanes[16 * n + 8 + v] = level
                 }
                 voices[v] = voice
             }
+            var lanes = self.lanes
+            let stride = MemoryLayout<SIMD16<Float>>.stride
             for n in 0..<count {
-                left[start + n] += sumL[n]
-                right[start + n] += sumR[n]
+                let y = lanes.process(inputs.load(fromByteOffset: n * stride, as: SIMD16<Float>.self),
+                                      level: levels.load(fromByteOffset: n * stride, as: SIMD16<Float>.self))
+                var l: Float = 0, r: Float = 0
+                for v in 0..<Self.voiceCount {
+                    l += y[v]
+                    r += y[8 + v]
+                }
+                left[start + n] += l
+                right[start + n] += r
             }
+            self.lanes = lanes
             start = end
         }
     }

@@ -42,16 +42,10 @@ public struct PadVoice {
     @usableFromInline var air: Float = 0, airTarget: Float = 0
     @usableFromInline let glideFactor: Float
     @usableFromInline var noise: AirNoiseLoop
-    @usableFromInline var filterL = WebAudioBiquad(), filterR = WebAudioBiquad()
-    @usableFromInline var shelfL = WebAudioBiquad(), shelfR = WebAudioBiquad()
-    @usableFromInline var peakL = WebAudioBiquad(), peakR = WebAudioBiquad()
-    // Filter cutoff, Q, shelf dB and peak dB glide with τ 50 ms too; coefficients follow
-    // every `controlStep` frames while they move (Web Audio would recompute per frame).
-    @usableFromInline var filterKind = WebAudioBiquad.Kind.lowpass
-    @usableFromInline var controls = SIMD4<Double>(), controlTargets = SIMD4<Double>()
-    @usableFromInline var controlCountdown = 0
-    @usableFromInline let controlFactor: Double
-    @usableFromInline static var controlStep: Int { 16 }
+    // Both channels share each filter's coefficients: one StereoBiquad per filter.
+    @usableFromInline var filter = StereoBiquad(), shelf = StereoBiquad(), peak = StereoBiquad()
+    /// Cutoff, Q, shelf and peak gains, gliding (τ 50 ms), and their coefficients.
+    @usableFromInline var controls: PadFilterControls
     @usableFromInline var shaper: TanhShaper
     @usableFromInline var oversampler = HalfbandOversampler()
     public var envelope: TargetEnvelope
@@ -65,7 +59,7 @@ public struct PadVoice {
         self.bank = bank
         inverseRate = 1 / sampleRate
         glideFactor = Float(TargetEnvelope.factor(timeConstant: 0.05, sampleRate: sampleRate))
-        controlFactor = TargetEnvelope.factor(timeConstant: 0.05, sampleRate: sampleRate / Double(Self.controlStep))
+        controls = PadFilterControls(sampleRate: sampleRate)
         noise = AirNoiseLoop(sampleRate: sampleRate, seed: seed)
         shaper = TanhShaper(hardness: timbre.hardness)
         envelope = TargetEnvelope(value: 0, sampleRate: sampleRate)
@@ -73,8 +67,8 @@ public struct PadVoice {
         setTimbre(timbre)
         gains = gainTargets  // start settled: nothing glides in from zero
         air = airTarget
-        controls = controlTargets
-        applyControls()
+        controls.settle()
+        takeCoefficients()
     }
 
     public func deallocate() {
@@ -84,7 +78,7 @@ public struct PadVoice {
     /// The frame the next `next()` renders (the envelope's clock).
     public var frame: Int64 { envelope.frame }
     /// Main filter cutoff now in effect (Hz; it glides toward the last `setFilter`).
-    public var filterCutoff: Double { controls[0] }
+    public var filterCutoff: Double { controls.cutoff }
     /// Fundamental now sounding (Hz).
     public var currentFrequency: Double { frequency }
 
@@ -94,44 +88,21 @@ public struct PadVoice {
         gainTargets = Self.oscillatorGains(brightness: t.oscBrightness)
         airTarget = Float(0.1 * t.airNoise)
         detuneRatio = FastMath.exp2(t.detuneCents / 1200)
-        controlTargets[2] = 8 * t.warmth
-        controlTargets[3] = 12 * (t.presence - 0.5)
+        controls.setTone(warmth: t.warmth, presence: t.presence)
         shaper.setHardness(t.hardness)
     }
 
     /// Main filter (type, cutoff Hz, Q with Web Audio meaning), set by the caller each control
     /// tick. Cutoff and Q glide (τ 50 ms); the type switches at once.
     public mutating func setFilter(_ kind: WebAudioBiquad.Kind, cutoff: Double, q: Double) {
-        if kind != filterKind { filterKind = kind; controlCountdown = 0 }
-        controlTargets[0] = cutoff
-        controlTargets[1] = q
+        controls.setFilter(kind, cutoff: cutoff, q: q)
     }
 
-    /// One glide step of the filter controls and fresh coefficients (every `controlStep` frames).
     @usableFromInline
-    mutating func stepControls() {
-        controlCountdown = Self.controlStep
-        let distance = controls - controlTargets
-        if distance == .zero && filterKind == appliedKind { return }
-        let next = controlTargets + distance * controlFactor
-        // Snap when the remaining move is inaudible, so coefficients stop being recomputed.
-        let close = abs(next[0] - controlTargets[0]) < 1e-3 && abs(next[1] - controlTargets[1]) < 1e-5
-            && abs(next[2] - controlTargets[2]) < 1e-4 && abs(next[3] - controlTargets[3]) < 1e-4
-        controls = close ? controlTargets : next
-        applyControls()
-    }
-
-    @usableFromInline var appliedKind = WebAudioBiquad.Kind.lowpass
-
-    @usableFromInline
-    mutating func applyControls() {
-        appliedKind = filterKind
-        filterL.set(filterKind, frequency: controls[0], q: controls[1], gainDecibels: 0, sampleRate: sampleRate)
-        filterR = filterL.withState(of: filterR)
-        shelfL.set(.lowshelf, frequency: 250, q: 1, gainDecibels: controls[2], sampleRate: sampleRate)
-        shelfR = shelfL.withState(of: shelfR)
-        peakL.set(.peaking, frequency: 3000, q: 0.8, gainDecibels: controls[3], sampleRate: sampleRate)
-        peakR = peakL.withState(of: peakR)
+    mutating func takeCoefficients() {
+        filter.takeCoefficients(of: controls.filter)
+        shelf.takeCoefficients(of: controls.shelf)
+        peak.takeCoefficients(of: controls.peak)
     }
 
     /// Play `frequency` from `frame`: a fresh attack if idle, else the web's chord crossfade
@@ -165,42 +136,39 @@ public struct PadVoice {
     /// One stereo frame.
     @inlinable @inline(__always)
     public mutating func next() -> (left: Float, right: Float) {
+        let (x, level) = source()
+        if controls.tick() { takeCoefficients() }
+        let y = peak.process(shelf.process(filter.process(x)))
+        let curve = shaper  // a copy of the table's pointer, so the closure does not touch self
+        let shaped = oversampler.process(y) { curve.process($0) }
+        return (shaped[0] * level, shaped[1] * level)
+    }
+
+    /// One frame of what goes into the filters (the oscillators' mix plus the air, left and
+    /// right) and of the gain after the shaper (envelope × 0.15): `next()` without the filters,
+    /// shaper and filter controls, which `PadLanes` runs for six voices at once.
+    @inlinable @inline(__always)
+    public mutating func source() -> (input: SIMD2<Float>, level: Float) {
         if envelope.frame >= pendingFrame {
             frequency = pendingFrequency
             pendingFrame = .max
         }
         let f = frequency, up = f * detuneRatio, down = f / detuneRatio
         let g = gains
-        var mono = g[0] * sine.value(.sine, frequency: f, bank: bank)
-        mono += g[1] * triangle.value(.triangle, frequency: down, bank: bank)
-        mono += g[2] * sawUp.value(.saw, frequency: up, bank: bank)
-        mono += g[3] * saw.value(.saw, frequency: f, bank: bank)
+        // An oscillator whose gain is exactly 0 (one or two of the four at every brightness) is
+        // not read: its term would add ±0, which changes no sum.
+        var mono: Float = 0
+        if g[0] != 0 { mono = g[0] * sine.value(.sine, frequency: f, bank: bank) }
+        if g[1] != 0 { mono += g[1] * triangle.value(.triangle, frequency: down, bank: bank) }
+        if g[2] != 0 { mono += g[2] * sawUp.value(.saw, frequency: up, bank: bank) }
+        if g[3] != 0 { mono += g[3] * saw.value(.saw, frequency: f, bank: bank) }
         sine.advance(frequency: f, inverseRate: inverseRate)
         triangle.advance(frequency: down, inverseRate: inverseRate)
         sawUp.advance(frequency: up, inverseRate: inverseRate)
         saw.advance(frequency: f, inverseRate: inverseRate)
         gains = gainTargets + (gains - gainTargets) * glideFactor
         air = airTarget + (air - airTarget) * glideFactor
-
-        controlCountdown -= 1
-        if controlCountdown <= 0 { stepControls() }
         let n = noise.next()
-        var l = mono + air * n.left, r = mono + air * n.right
-        l = peakL.process(shelfL.process(filterL.process(l)))
-        r = peakR.process(shelfR.process(filterR.process(r)))
-        let curve = shaper  // a copy of the table's pointer, so the closure does not touch self
-        let shaped = oversampler.process(SIMD2(l, r)) { curve.process($0) }
-        let level = Float(envelope.next()) * 0.15
-        return (shaped[0] * level, shaped[1] * level)
-    }
-}
-
-extension WebAudioBiquad {
-    /// These coefficients with `other`'s filter state (so both channels share one `set`).
-    @inlinable
-    func withState(of other: WebAudioBiquad) -> WebAudioBiquad {
-        var copy = self
-        copy.z1 = other.z1; copy.z2 = other.z2
-        return copy
+        return (SIMD2(mono + air * n.left, mono + air * n.right), Float(envelope.next()) * 0.15)
     }
 }

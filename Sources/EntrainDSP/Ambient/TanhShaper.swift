@@ -6,14 +6,17 @@
 public struct TanhShaper {
     public static let points = 256
     @usableFromInline let curve: UnsafeMutablePointer<Float>
+    /// curve[i + 1] − curve[i], stored once (the same subtraction the lookup made per sample).
+    @usableFromInline let slope: UnsafeMutablePointer<Float>
     public private(set) var hardness: Double = -1
 
     public init(hardness: Double) {
         curve = .allocate(capacity: Self.points)
+        slope = .allocate(capacity: Self.points)
         setHardness(hardness)
     }
 
-    public func deallocate() { curve.deallocate() }
+    public func deallocate() { curve.deallocate(); slope.deallocate() }
 
     /// Rebuild the curve (256 exponentials; only when hardness changes, at control rate).
     public mutating func setHardness(_ value: Double) {
@@ -25,6 +28,8 @@ public struct TanhShaper {
             let x = 2 * Double(i) / Double(Self.points - 1) - 1
             curve[i] = Float(Self.tanh(k * x) / norm)
         }
+        for i in 0..<(Self.points - 1) { slope[i] = curve[i + 1] - curve[i] }
+        slope[Self.points - 1] = 0
     }
 
     /// tanh from FastMath.exp2, odd-symmetric so it is exact in sign.
@@ -42,7 +47,7 @@ public struct TanhShaper {
         if v >= Float(Self.points - 1) { return curve[Self.points - 1] }
         let i = Int(v)
         let frac = v - Float(i)
-        return curve[i] + (curve[i + 1] - curve[i]) * frac
+        return curve[i] + slope[i] * frac
     }
 
     @inlinable @inline(__always)

@@ -147,8 +147,9 @@ public struct Granulator {
         }
         let (wetL, wetR) = playGrains()
         // Feedback is added to the slot just written, so it is heard one buffer length later.
-        bufferL[w] += Self.tanh(wetL * feedback)
-        bufferR[w] += Self.tanh(wetR * feedback)
+        let fed = FastTanh.tanh(SIMD2(wetL, wetR) * feedback)
+        bufferL[w] += fed[0]
+        bufferR[w] += fed[1]
         writePosition = w + 1 == Self.bufferLength ? 0 : w + 1
         return (wetL * Self.outputGain, wetR * Self.outputGain)
     }

@@ -48,7 +48,9 @@ extension Granulator {
         for i in 0..<Self.maxGrains where grains[i].active {
             var g = grains[i]
             var position = g.start + Double(g.elapsed) * g.rate
-            position -= FastMath.floor(position / length) * length
+            // Inside the buffer already (nearly always), position / length rounds below 1 and
+            // the wrap would subtract 0: the division is needed only past the ends.
+            if position >= length || position < 0 { position -= FastMath.floor(position / length) * length }
             var index = Int(position)
             if index >= n { index = 0 }  // rounding at the top edge
             let next = index + 1 == n ? 0 : index + 1
@@ -66,13 +68,5 @@ extension Granulator {
             grains[i] = g
         }
         return (sumL, sumR)
-    }
-
-    /// tanh without libm: (e^2x − 1)/(e^2x + 1), saturating well before exp2 overflows.
-    @inlinable @inline(__always)
-    static func tanh(_ x: Float) -> Float {
-        let clamped = min(max(Double(x), -20), 20)
-        let e = FastMath.exp2(clamped * 2.885_390_081_777_926_8)  // 2·log2(e)
-        return Float((e - 1) / (e + 1))
     }
 }

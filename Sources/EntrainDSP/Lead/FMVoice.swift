@@ -11,17 +11,25 @@ public struct FMVoice {
     var f = 0.0, f2 = 0.0
     var inverseRate = 1.0 / 48_000
     var algorithm = FMPatch.Algorithm.parallel
-    var ratio = InlineArray<4, Double>(repeating: 1)
-    var phase = InlineArray<6, Double>(repeating: 0)  // m1…m4, c1, c2
-    var depth = InlineArray<4, Double>(repeating: 0)
-    var depthFactor = InlineArray<4, Double>(repeating: 1)
-    var depthFrames = InlineArray<4, Int>(repeating: 0)
+    // The four modulators side by side in SIMD lanes (m1…m4): each lane does the arithmetic the
+    // scalar loop did, in the same order. A modulator of index 0 keeps depth 0, so its lane
+    // adds 0 wherever it goes, whatever its phase.
+    /// f × ratio_k: each modulator's own frequency (Hz), the product the frame used to take.
+    var modulatorFrequency = SIMD4<Double>(repeating: 0)
+    var phase = SIMD4<Double>(repeating: 0)
+    var depth = SIMD4<Double>(repeating: 0)
+    var depthFactor = SIMD4<Double>(repeating: 1)
+    var depthFrames = SIMD4<Int64>(repeating: 0)
+    var carrierPhase = SIMD2<Double>(repeating: 0)  // c1, c2
     // Amplitude envelope breakpoints (frames) and levels.
     var attackFrames = 0, decayEnd = 0, holdEnd = 0, releaseEnd = 0
+    /// Carrier 2's peak: 1.2 × attack.
+    var peak2 = 0
     var sustain = 0.0, releaseFactor = 1.0
     var env1 = 0.0, env2 = 0.0
     var env2Peak = 0.0
-    var filter1 = WebAudioBiquad(), filter2 = WebAudioBiquad()
+    /// The carriers' low-pass (one set of coefficients): carrier 1 in lane 0, carrier 2 in lane 1.
+    var filters = StereoBiquad()
     var pan1 = SIMD2<Float>(1, 1), pan2 = SIMD2<Float>(1, 1)
     var carrier2Gain: Float = 0
     /// The note output gain (velocity × patch gain), which the transient also passes through.
@@ -49,15 +57,16 @@ public struct FMVoice {
         f = note.frequency
         f2 = note.frequency * FastMath.exp2(p.beatDetune / 1200)
         algorithm = p.algorithm
-        ratio = p.ratio
-        for i in 0..<6 { phase[i] = 0 }
+        for k in 0..<4 { modulatorFrequency[k] = f * p.ratio[k] }
+        phase = .zero
+        carrierPhase = .zero
         let sustains: InlineArray<4, Double> = [p.mod1Sustain == 0 ? 0.1 : p.mod1Sustain, 0.05, 0.02, 0.1]
         for k in 0..<4 {
             let start = f * p.index[k] * (k == 0 ? v : 1)
             depth[k] = start
             let end = max(0.001, start * sustains[k])
             let frames = max(1, Int((p.attack + p.modDecay[k]) * rate))
-            depthFrames[k] = frames
+            depthFrames[k] = Int64(frames)
             // An exponential ramp from 0 holds 0 (Web Audio); otherwise a constant ratio per frame.
             depthFactor[k] = start > 0 ? Self.ratio(from: start, to: end, frames: frames) : 1
         }
@@ -65,12 +74,13 @@ public struct FMVoice {
         decayEnd = max(attackFrames + 1, Int((p.attack + p.decay) * rate))
         holdEnd = decayEnd + Int(p.hold * rate)
         releaseEnd = holdEnd + max(1, Int(p.release * rate))
+        peak2 = Int(Double(attackFrames) * 1.2)
         sustain = p.sustain
         releaseFactor = sustain > 0 ? Self.ratio(from: 1, to: 0.001 / sustain, frames: releaseEnd - holdEnd) : 1
         env1 = 0; env2 = 0
         env2Peak = 0.8
-        filter1 = WebAudioBiquad(.lowpass, frequency: p.filterFrequency, q: p.filterQ, sampleRate: rate)
-        filter2 = filter1
+        filters = StereoBiquad()
+        filters.takeCoefficients(of: WebAudioBiquad(.lowpass, frequency: p.filterFrequency, q: p.filterQ, sampleRate: rate))
         let out = Float(v * p.gain)
         noteGain = out
         pan1 = Self.pan(p.xPan) * Float(p.xLevel) * out
@@ -118,12 +128,10 @@ public struct FMVoice {
         let n = age
         age += 1
         // Modulator outputs (Hz of frequency deviation) from the current phases.
-        var out = InlineArray<4, Double>(repeating: 0)
-        for k in 0..<4 where depth[k] != 0 {  // a silent modulator (index 0) costs nothing
-            out[k] = sine(phase[k]) * depth[k]
-            if n < depthFrames[k] { depth[k] *= depthFactor[k] }
-        }
-        var into = InlineArray<4, Double>(repeating: 0)  // extra frequency of each modulator
+        let sines = SIMD4<Double>(sine(phase[0]), sine(phase[1]), sine(phase[2]), sine(phase[3]))
+        let out = sines * depth
+        depth.replace(with: depth * depthFactor, where: SIMD4<Int64>(repeating: Int64(n)) .< depthFrames)
+        var into = SIMD4<Double>(repeating: 0)  // extra frequency of each modulator
         var c1 = 0.0, c2 = 0.0
         switch algorithm {
         case .parallel:
@@ -139,23 +147,32 @@ public struct FMVoice {
             into[2] = out[1] + out[3]
             c1 = out[0] + out[2]
         }
-        for k in 0..<4 where depth[k] != 0 { phase[k] = Self.wrap(phase[k] + (f * ratio[k] + into[k]) * inverseRate) }
-        let s1 = sine(phase[4])
-        phase[4] = Self.wrap(phase[4] + (f + c1) * inverseRate)
+        let moved = phase + (modulatorFrequency + into) * inverseRate
+        phase = SIMD4(Self.wrap(moved[0]), Self.wrap(moved[1]), Self.wrap(moved[2]), Self.wrap(moved[3]))
+        let s1 = sine(carrierPhase[0])
         envelopeStep(n)
-        var frame = pan1 * filter1.process(Float(s1 * env1))
+        let y: SIMD2<Float>
         if carrier2Gain != 0 {  // carrier 2 muted (dx17, or no mix) costs nothing
-            let s2 = sine(phase[5])
-            phase[5] = Self.wrap(phase[5] + (f2 + c2) * inverseRate)
-            frame += pan2 * filter2.process(Float(s2 * env2) * carrier2Gain)
+            let s2 = sine(carrierPhase[1])
+            let moved = carrierPhase + SIMD2(f + c1, f2 + c2) * inverseRate
+            carrierPhase = SIMD2(Self.wrap(moved[0]), Self.wrap(moved[1]))
+            y = filters.process(SIMD2(Float(s1 * env1), Float(s2 * env2) * carrier2Gain))
+        } else {
+            carrierPhase[0] = Self.wrap(carrierPhase[0] + (f + c1) * inverseRate)
+            y = filters.process(SIMD2(Float(s1 * env1), 0))
         }
+        var frame = pan1 * y[0]
+        if carrier2Gain != 0 { frame += pan2 * y[1] }
         if n < transientFrames { frame += SIMD2(repeating: transient() * noteGain) }
         if n >= releaseEnd { active = false }
         return frame
     }
 
     @inline(__always)
-    static func wrap(_ x: Double) -> Double { x - FastMath.floor(x) }
+    static func wrap(_ x: Double) -> Double {
+        // Inside [0, 1) already (most frames), x − floor(x) is x: the floor only when it wraps.
+        x >= 1 || x < 0 ? x - FastMath.floor(x) : x
+    }
 
     @inline(__always)
     mutating func envelopeStep(_ n: Int) {
@@ -171,7 +188,6 @@ public struct FMVoice {
             env1 *= releaseFactor
         }
         // Carrier 2: up to 0.8 at 1.2·attack, then to 0.8·sustain at attack + decay.
-        let peak2 = Int(Double(attackFrames) * 1.2)
         if n < peak2 {
             env2 = env2Peak * Double(n) / Double(max(peak2, 1))
         } else if n < decayEnd {

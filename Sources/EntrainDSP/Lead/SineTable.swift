@@ -3,20 +3,27 @@
 public struct SineTable {
     public static let size = 4096
     let values: UnsafeMutablePointer<Float>
+    /// values[i + 1] − values[i], stored once (the subtraction each read used to make).
+    let slopes: UnsafeMutablePointer<Float>
 
     public init() {
-        values = .allocate(capacity: Self.size + 1)
+        let values = UnsafeMutablePointer<Float>.allocate(capacity: Self.size + 1)
         for i in 0...Self.size { values[i] = Float(FastMath.sinTurns(Double(i) / Double(Self.size))) }
+        let slopes = UnsafeMutablePointer<Float>.allocate(capacity: Self.size)
+        for i in 0..<Self.size { slopes[i] = values[i + 1] - values[i] }
+        self.values = values
+        self.slopes = slopes
     }
 
-    public func deallocate() { values.deallocate() }
+    public func deallocate() { values.deallocate(); slopes.deallocate() }
 
     /// sin(2π·turns) for turns in [0, 1).
     @inline(__always)
     public func callAsFunction(_ turns: Double) -> Double {
         let x = turns * Double(Self.size)
-        let i = min(max(Int(x), 0), Self.size - 1)
-        let a = values[i], b = values[i + 1]
-        return Double(a + (b - a) * Float(x - Double(i)))
+        var i = Int(x)
+        if i > Self.size - 1 { i = Self.size - 1 }  // turns = 1 exactly (a wrap can round to it)
+        if i < 0 { i = 0 }
+        return Double(values[i] + slopes[i] * Float(x - Double(i)))
     }
 }

@@ -28,8 +28,13 @@ public struct FDNReverb {
     let baseLengths: UnsafeMutablePointer<Double>
     let lines: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let lineCapacity: UnsafeMutablePointer<Int>
-    var writePosition = 0
+    /// Each line's write index, kept in 0..<its capacity (a wrap, not a division, per frame).
+    let writeIndex: UnsafeMutablePointer<Int>
     let lengths: UnsafeMutablePointer<Double>
+    /// Each line's read tap (whole samples behind the write index, and the fraction): the LFOs
+    /// move only every 128 frames, so the tap is worked out then (and on `apply`), not per frame.
+    let tapWhole: UnsafeMutablePointer<Int>
+    let tapFraction: UnsafeMutablePointer<Float>
     let reads: UnsafeMutablePointer<Float>
     let damped: UnsafeMutablePointer<Float>
     let dampState: UnsafeMutablePointer<Float>
@@ -67,6 +72,12 @@ public struct FDNReverb {
         lines = .allocate(capacity: lineCount)
         lineCapacity = .allocate(capacity: lineCount)
         lengths = .allocate(capacity: lineCount)
+        writeIndex = .allocate(capacity: lineCount)
+        writeIndex.initialize(repeating: 0, count: lineCount)
+        tapWhole = .allocate(capacity: lineCount)
+        tapWhole.initialize(repeating: 1, count: lineCount)
+        tapFraction = .allocate(capacity: lineCount)
+        tapFraction.initialize(repeating: 0, count: lineCount)
         reads = .allocate(capacity: lineCount)
         damped = .allocate(capacity: lineCount)
         dampState = .allocate(capacity: lineCount)
@@ -120,6 +131,9 @@ public struct FDNReverb {
         lines.deallocate()
         lineCapacity.deallocate()
         lengths.deallocate()
+        writeIndex.deallocate()
+        tapWhole.deallocate()
+        tapFraction.deallocate()
         reads.deallocate()
         damped.deallocate()
         dampState.deallocate()
@@ -152,6 +166,7 @@ public struct FDNReverb {
         predelayFrames = min(predelayCapacity - 1, Int(s.predelayMilliseconds / 1000 * sampleRate))
         dampingTarget = Float(s.damping)
         widthAmount = Float(s.width)
+        updateTaps()
     }
 
     /// The stored feedback gain (for tests and displays).
@@ -161,6 +176,19 @@ public struct FDNReverb {
         for k in 0..<4 {
             let p = lfoPhases[k]
             lfoValues[k] = Float(1 - abs(2 * p - 1))  // triangle 0…1…0
+        }
+    }
+
+    /// Every line's read tap from its length and LFO (after the LFOs step or the settings change).
+    mutating func updateTaps() {
+        for j in 0..<lineCount {
+            let lfo = lite ? (j < 2 ? lfoValues[0] : lfoValues[2]) : lfoValues[j >> 1]
+            let mod = Double((lfo - 0.5) * modulationDepth)
+            let length = lengths[j] * (1 + 0.015 * mod)
+            let d = min(max(length, 1), Double(lineCapacity[j] - 2))
+            let whole = Int(d)
+            tapWhole[j] = whole
+            tapFraction[j] = Float(d - Double(whole))
         }
     }
 
@@ -177,6 +205,7 @@ public struct FDNReverb {
                 lfoPhases[k] = p
             }
             updateLFOs()
+            updateTaps()
         }
         damping += (dampingTarget - damping) * 0.0001
 
@@ -194,10 +223,7 @@ public struct FDNReverb {
 
         let n = lineCount
         for j in 0..<n {
-            let lfo = lite ? (j < 2 ? lfoValues[0] : lfoValues[2]) : lfoValues[j >> 1]
-            let mod = Double((lfo - 0.5) * modulationDepth)
-            let length = lengths[j] * (1 + 0.015 * mod)
-            let r = read(line: j, delay: length)
+            let r = read(line: j)
             reads[j] = r
             let c = damping
             let y = r * (1 - c) + dampState[j] * c
@@ -220,8 +246,10 @@ public struct FDNReverb {
             outL = 0.7 * outL + 0.3 * mL
             outR = 0.7 * outR + 0.3 * mR
         }
-        writePosition += 1
-        if writePosition == Int.max { writePosition = 0 }
+        for j in 0..<n {
+            let next = writeIndex[j] + 1
+            writeIndex[j] = next == lineCapacity[j] ? 0 : next
+        }
 
         outL = postL.process(outL)
         outR = postR.process(outR)
@@ -236,14 +264,11 @@ public struct FDNReverb {
 
     var lite: Bool { lineCount == 4 }
 
-    /// Linear interpolation `delay` samples behind the write position.
+    /// Linear interpolation at line `j`'s tap (1 ≤ whole ≤ capacity − 2 behind the write index).
     @inline(__always)
-    func read(line j: Int, delay: Double) -> Float {
-        let capacity = lineCapacity[j]
-        let d = min(max(delay, 1), Double(capacity - 2))
-        let whole = Int(d)
-        let fraction = Float(d - Double(whole))
-        var i0 = (writePosition - whole) % capacity
+    func read(line j: Int) -> Float {
+        let capacity = lineCapacity[j], whole = tapWhole[j], fraction = tapFraction[j]
+        var i0 = writeIndex[j] - whole
         if i0 < 0 { i0 += capacity }
         var i1 = i0 - 1
         if i1 < 0 { i1 += capacity }
@@ -253,7 +278,7 @@ public struct FDNReverb {
 
     @inline(__always)
     func write(line j: Int, _ x: Float) {
-        lines[j][writePosition % lineCapacity[j]] = x
+        lines[j][writeIndex[j]] = x
     }
 
     /// In-place fast Walsh–Hadamard transform, normalised (orthonormal: energy kept).

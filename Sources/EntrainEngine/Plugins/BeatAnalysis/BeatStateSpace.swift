@@ -23,6 +23,9 @@ struct BeatStateSpace {
     private let beatLengths: UnsafeMutablePointer<Int>
     /// Row `from`, column `to`, rows summing to 1.
     private let transition: UnsafeMutablePointer<Double>
+    /// The same matrix stored by column (row `to`): what enters a tempo is then one
+    /// contiguous run, summed in the same order.
+    private let transitionInto: UnsafeMutablePointer<Double>
     /// Weight on entering each tempo: the range and the hint.
     private let entry: UnsafeMutablePointer<Double>
     private let outflow: UnsafeMutablePointer<Double>
@@ -82,6 +85,10 @@ struct BeatStateSpace {
             }
             for j in 0..<tempoCount { transition[i * tempoCount + j] /= sum }
         }
+        transitionInto = .allocate(capacity: tempoCount * tempoCount)
+        for i in 0..<tempoCount {
+            for j in 0..<tempoCount { transitionInto[j * tempoCount + i] = transition[i * tempoCount + j] }
+        }
         entry = .allocate(capacity: tempoCount)
         entry.initialize(repeating: 1, count: tempoCount)
         outflow = .allocate(capacity: tempoCount)
@@ -100,6 +107,7 @@ struct BeatStateSpace {
         firsts.deallocate()
         beatLengths.deallocate()
         transition.deallocate()
+        transitionInto.deallocate()
         entry.deallocate()
         outflow.deallocate()
         stayInRange.deallocate()
@@ -149,7 +157,8 @@ struct BeatStateSpace {
             let from = p + firsts[k], to = q + firsts[k], n = intervals[k]
             var entering = 0.0
             if entry[k] > 0 {
-                for i in 0..<tempoCount { entering += outflow[i] * transition[i * tempoCount + k] }
+                let column = transitionInto + k * tempoCount
+                for i in 0..<tempoCount { entering += outflow[i] * column[i] }
                 entering *= entry[k]
             }
             // The beat's first frame must sound; the rest of its window may (an attack spread
@@ -157,7 +166,12 @@ struct BeatStateSpace {
             // does not: an empty frame there costs nothing more than anywhere else.
             to[0] = entering * beat
             let head = beatLengths[k], late = max(beat, other), early = n - preFrames
-            for j in 1..<n { to[j] = from[j - 1] * (j < head || j >= early ? late : other) }
+            // Positions 1..<head and early..<n see `late`, the ones between `other`: three
+            // plain loops instead of a choice per state.
+            let lateUntil = min(head, n), otherUntil = max(lateUntil, min(early, n))
+            for j in 1..<max(lateUntil, 1) { to[j] = from[j - 1] * late }
+            for j in max(lateUntil, 1)..<max(otherUntil, 1) { to[j] = from[j - 1] * other }
+            for j in max(otherUntil, 1)..<n { to[j] = from[j - 1] * late }
             for j in 0..<n { total += to[j] }
         }
         swap(&p, &q)
