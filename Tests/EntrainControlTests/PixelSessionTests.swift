@@ -22,16 +22,33 @@ final class PixelSessionTests: XCTestCase {
         let strip = try family()
         let space = AddressSpace([strip])
         try space.set([try space.parse("/pixels/strip/palette", .text("fire"))], at: 48_000, from: .file)
-        XCTAssertEqual(strip.settings(at: 47_999).palette, Palette.names.firstIndex(of: "warm"), "not before its frame")
+        XCTAssertEqual(strip.settings(at: 47_999, sampleRate: 48_000).palette, Palette.names.firstIndex(of: "warm"), "not before its frame")
         XCTAssertEqual(strip.value(of: "/pixels/strip/palette"), .text("fire"), "read back as it will be")
         try space.set([try space.parse("/pixels/strip/brightness", .number(0.2))], from: .person)
-        XCTAssertEqual(strip.settings(at: 47_999).brightness, 0.2, "a person's change applies at once")
-        let landed = strip.settings(at: 48_000)
+        XCTAssertEqual(strip.settings(at: 47_999, sampleRate: 48_000).brightness, 0.2, "a person's change applies at once")
+        let landed = strip.settings(at: 48_000, sampleRate: 48_000)
         XCTAssertEqual(landed.palette, Palette.names.firstIndex(of: "fire"), "on its frame")
         XCTAssertEqual(landed.brightness, 0.2, "the waiting change leaves the others as they are")
         XCTAssertThrowsError(try space.set([try space.parse("/pixels/strip/palette", .text("ice")), ControlChange("/pixels/strip/nope", .number(1))],
                                            at: 60_000, from: .file))
-        XCTAssertEqual(strip.settings(at: 100_000).palette, Palette.names.firstIndex(of: "fire"), "a batch with a wrong change is refused whole")
+        XCTAssertEqual(strip.settings(at: 100_000, sampleRate: 48_000).palette, Palette.names.firstIndex(of: "fire"), "a batch with a wrong change is refused whole")
+    }
+
+    /// A stage's transition glides brightness, speed and blend from what was shown; a person's change stops it.
+    func testAChangeWithAGlideSlidesFromWhatWasShown() throws {
+        let strip = try family()
+        try strip.set([ControlChange("/pixels/strip/brightness", .number(0.9), glide: 2), ControlChange("/pixels/strip/palette", .text("ice"), glide: 2)],
+                      at: 48_000)
+        XCTAssertEqual(strip.settings(at: 48_000, sampleRate: 48_000).brightness, 0.5, accuracy: 1e-9, "from the default 0.5")
+        XCTAssertEqual(strip.settings(at: 48_000, sampleRate: 48_000).palette, Palette.names.firstIndex(of: "ice"), "a palette switches")
+        XCTAssertEqual(strip.settings(at: 96_000, sampleRate: 48_000).brightness, 0.7, accuracy: 1e-9, "half way after one of two seconds")
+        XCTAssertEqual(strip.settings(at: 144_000, sampleRate: 48_000).brightness, 0.9, accuracy: 1e-9, "there after two")
+        XCTAssertEqual(strip.value(of: "/pixels/strip/brightness"), .number(0.9), "OSC reads the target")
+
+        try strip.set([ControlChange("/pixels/strip/speed", .number(3), glide: 1)], at: 200_000)
+        XCTAssertEqual(strip.settings(at: 224_000, sampleRate: 48_000).speed, 2, accuracy: 1e-9)
+        try strip.set([ControlChange("/pixels/strip/speed", .number(0.5))], at: nil)
+        XCTAssertEqual(strip.settings(at: 230_000, sampleRate: 48_000).speed, 0.5, "a person's change stops the glide")
     }
 
     func testTheWaitingChangesAreBounded() throws {
@@ -39,8 +56,8 @@ final class PixelSessionTests: XCTestCase {
         for i in 0..<(PixelFamily.maximumDue + 10) {
             try strip.set([ControlChange("/pixels/strip/speed", .number(1 + Double(i) / 1000))], at: Int64(1_000_000 + i))
         }
-        XCTAssertEqual(strip.settings(at: 0).speed, 1.009, accuracy: 1e-9, "the oldest beyond the bound applied at once")
-        XCTAssertEqual(strip.settings(at: 2_000_000).speed, 1 + Double(PixelFamily.maximumDue + 9) / 1000, accuracy: 1e-9)
+        XCTAssertEqual(strip.settings(at: 0, sampleRate: 48_000).speed, 1.009, accuracy: 1e-9, "the oldest beyond the bound applied at once")
+        XCTAssertEqual(strip.settings(at: 2_000_000, sampleRate: 48_000).speed, 1 + Double(PixelFamily.maximumDue + 9) / 1000, accuracy: 1e-9)
     }
 
     func transport(space: AddressSpace) throws -> (SessionTransport, EngineHost, URL) {
@@ -65,14 +82,14 @@ final class PixelSessionTests: XCTestCase {
             _ = renderer.renderStereo(frames: 960)
         }
         XCTAssertEqual(strip.value(of: "/pixels/strip/palette"), .text("fire"), "stage 2 sent ahead")
-        XCTAssertEqual(strip.settings(at: start + 95_999).palette, Palette.names.firstIndex(of: "ice"), "stage 1 until its last frame")
-        XCTAssertEqual(strip.settings(at: start + 96_000).palette, Palette.names.firstIndex(of: "fire"), "stage 2 from its first")
-        XCTAssertEqual(strip.settings(at: start + 96_000).brightness, 0.8)
+        XCTAssertEqual(strip.settings(at: start + 95_999, sampleRate: 48_000).palette, Palette.names.firstIndex(of: "ice"), "stage 1 until its last frame")
+        XCTAssertEqual(strip.settings(at: start + 96_000, sampleRate: 48_000).palette, Palette.names.firstIndex(of: "fire"), "stage 2 from its first")
+        XCTAssertEqual(strip.settings(at: start + 96_000, sampleRate: 48_000).brightness, 0.8)
 
         try transport.seek(0.5)
-        XCTAssertEqual(strip.settings(at: host.frame).palette, Palette.names.firstIndex(of: "ice"), "back in stage 1: its settings")
+        XCTAssertEqual(strip.settings(at: host.frame, sampleRate: 48_000).palette, Palette.names.firstIndex(of: "ice"), "back in stage 1: its settings")
         try transport.seek(3)
-        XCTAssertEqual(strip.settings(at: host.frame).palette, Palette.names.firstIndex(of: "fire"), "a seek into stage 2 lands its settings")
+        XCTAssertEqual(strip.settings(at: host.frame, sampleRate: 48_000).palette, Palette.names.firstIndex(of: "fire"), "a seek into stage 2 lands its settings")
     }
 
     func testASessionNamingAnOutputTheRigLacksIsRefusedWhenItLoads() throws {

@@ -8,7 +8,7 @@ public final class PixelFamily: AddressFamily {
     private let prefix: String
     /// The settings in force, and changes a session sent ahead of time (it feeds a second ahead)
     /// waiting for the frame they are for.
-    private let held: Mutex<(now: PixelSettings, due: [(frame: Int64, changes: [ControlChange])])>
+    private let held: Mutex<(now: PixelSettings, due: [(frame: Int64, changes: [ControlChange])], glides: PixelGlides)>
     /// More waiting than a session ever sends in its second ahead: the oldest are applied at once.
     static let maximumDue = 256
     public let descriptors: [ControlDescriptor]
@@ -17,7 +17,7 @@ public final class PixelFamily: AddressFamily {
     public init(_ spec: PixelOutputSpec) {
         self.spec = spec
         prefix = PixelAddresses.prefix + spec.name + "/"
-        held = Mutex((PixelSettings(), []))
+        held = Mutex((PixelSettings(), [], PixelGlides()))
         descriptors = PixelAddresses.descriptors(name: spec.name)
         byAddress = Dictionary(uniqueKeysWithValues: descriptors.map { ($0.address, $0) })
     }
@@ -28,14 +28,24 @@ public final class PixelFamily: AddressFamily {
         held.withLock { state in state.due.reduce(state.now) { s, d in (try? Self.apply(d.changes, to: s, prefix: prefix)) ?? s } }
     }
 
-    /// The settings for the frame being shown (an engine frame): the changes due by then are applied first.
-    public func settings(at frame: Int64) -> PixelSettings {
+    /// The settings for the frame being shown (an engine frame): the changes due by then are
+    /// applied first, and a change with a glide (a stage's transition) slides there from what was shown.
+    public func settings(at frame: Int64, sampleRate: Double) -> PixelSettings {
         held.withLock { state in
             while let first = state.due.first, first.frame <= frame {
+                let shown = state.glides.shown(state.now, at: first.frame, sampleRate: sampleRate)
+                for change in first.changes {
+                    let key = String(change.address.dropFirst(prefix.count))
+                    if let path = PixelGlides.settings[key], let glide = change.glide, glide > 0, case .number(let to) = change.value {
+                        state.glides.begin(key, from: shown[keyPath: path], to: to, at: first.frame, seconds: glide)
+                    } else {
+                        state.glides.stop(key)
+                    }
+                }
                 state.now = (try? Self.apply(first.changes, to: state.now, prefix: prefix)) ?? state.now
                 state.due.removeFirst()
             }
-            return state.now
+            return state.glides.shown(state.now, at: frame, sampleRate: sampleRate)
         }
     }
 
@@ -75,6 +85,7 @@ public final class PixelFamily: AddressFamily {
         held.withLock { state in
             guard let frame else {
                 state.now = (try? Self.apply(changes, to: state.now, prefix: prefix)) ?? state.now
+                for change in changes { state.glides.stop(String(change.address.dropFirst(prefix.count))) }
                 return
             }
             let at = state.due.firstIndex { $0.frame > frame } ?? state.due.count

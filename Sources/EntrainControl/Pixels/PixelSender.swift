@@ -79,7 +79,7 @@ public final class PixelSender: @unchecked Sendable {
             let frames = { (ms: Double) in Int64((ms * rate / 1000).rounded()) }
             // A session's change for this output lands when its frame is heard.
             let lit = now - Int64(source.soundLatency()) - frames(source.lightOffsetMilliseconds())
-            let settings = outputs[i].family.settings(at: lit)
+            let settings = outputs[i].family.settings(at: lit, sampleRate: rate)
             let heard = lit - frames(settings.offsetMilliseconds)
             let ledSeen = now - Int64(source.portLatency()) - frames(settings.offsetMilliseconds)
             let periods = timeline.periods(after: outputs[i].shown, upTo: heard)
