@@ -13,8 +13,9 @@ import XCTest
 final class LiveControlLoopTests: LiveClientTestCase {
     final class Saved: @unchecked Sendable { var values: ParameterValues? }
 
-    func makeLoop(_ client: JackClient, _ current: CurrentEngine, saved: Saved) -> LiveControlLoop {
-        let transport = SessionTransport(engine: current, directories: [])
+    func makeLoop(_ client: JackClient, _ current: CurrentEngine, saved: Saved,
+                  transport: SessionTransport? = nil) -> LiveControlLoop {
+        let transport = transport ?? SessionTransport(engine: current, directories: [])
         return LiveControlLoop(current: current, backend: client, transport: transport, conductor: nil, meter: PeakMeter(),
                                policy: .init(), logger: Logger(label: "test"), strobeWarning: "warning",
                                prepare: { rate, values in try EngineHost(sampleRate: rate, values: values) },
@@ -81,4 +82,35 @@ final class LiveControlLoopTests: LiveClientTestCase {
         loop.finish()
         XCTAssertEqual(saved.values, host.values)
     }
+
+    /// A change refused when its stage comes (here an output the rig lacks, in a program that
+    /// skipped the check at load) is said once and lost; the run and the session go on, and the
+    /// next stage lands.
+    func testAChangeRefusedWhenItsStageComesDoesNotEndTheRun() throws {
+        let server = try self.server
+        let client = try JackClient(options: .init(name: "loop3", server: server.name), logger: Logger(label: "test"))
+        defer { client.close() }
+        let host = try TestEngine.host(["/entrain/volume": "0.5"])
+        let current = CurrentEngine(host)
+        try client.activate(host: host)
+        let transport = SessionTransport(engine: current, directories: [])
+        let loop = makeLoop(client, current, saved: Saved(), transport: transport)
+        let text = """
+            { "name": "refused", "stages": [
+                { "duration": 1.5, "voices": [ { "carrier": 200, "beat": 4 } ] },
+                { "duration": 0.2, "voices": [ { "carrier": 250, "beat": 4 } ], "set": { "/pixels/strip/palette": "ice" } },
+                { "duration": 5, "voices": [ { "carrier": 300, "beat": 4 } ] } ] }
+            """
+        let session = try SessionDecoder.decode(text, file: "refused.json").session
+        transport.load(SessionProgram(session, sampleRate: host.sampleRate))
+        try waitFor("the engine to run") { host.frame > 0 }
+        try transport.play()
+        for _ in 0..<50 {  // 1 s of ticks, sending a second ahead: the refused stage, and the one after it
+            XCTAssertNil(try loop.tick())
+            usleep(20_000)
+        }
+        XCTAssertEqual(transport.state, .playing, "the session goes on")
+        try waitFor("stage 3's carrier") { try host.value(of: "/entrain/carrier") == 300 }
+    }
 }
+

@@ -37,13 +37,21 @@ final class PipeWireLiveTests: XCTestCase {
         XCTAssertNotNil(osc.request("/ping", reply: "/pong"), "OSC answers with the daemon away")
 
         try server.restart()
+        // What the client said, for a failure below (it may have ended, or be looking still).
+        func log() -> String { "running: \(client.process.isRunning); its log:\n" + client.result().error }
         let back = try JackRecorder(server: server.name, channels: 1, seconds: 1, name: "probe")
-        try back.waitForPort("entrain:haptic", timeout: 15)
-        try waitFor("the connection to be restored") { back.connections(of: "entrain:entrainment_L") == ["probe:in_1"] }
+        do {
+            try back.waitForPort("entrain:haptic", timeout: 15)
+            try waitFor("the connection to be restored") { back.connections(of: "entrain:entrainment_L") == ["probe:in_1"] }
+        } catch {
+            return XCTFail("\(error); \(log())")
+        }
         let take = try back.record()[0]
         XCTAssertEqual(Spectrum(take, sampleRate: Double(server.sampleRate)).peak(from: 200, to: 400).frequency, 321, accuracy: 1,
-                       "the carrier set before the daemon died plays after it")
-        try waitFor("the status to say the server is up") { osc.request("/status")?.arguments[safe: 10] == .string("up") }
+                       "the carrier set before the daemon died plays after it; \(log())")
+        XCTAssertNoThrow(try waitFor("the status to say the server is up") {
+            osc.request("/status")?.arguments[safe: 10] == .string("up")
+        }, log())
         XCTAssertTrue(client.signal(SIGINT, waitUpTo: 5))
         XCTAssertEqual(client.result().status, 0, client.result().error)
         XCTAssertTrue(client.result().error.contains("JACK server is back"), client.result().error)

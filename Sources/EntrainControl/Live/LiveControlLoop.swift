@@ -71,6 +71,8 @@ public final class LiveControlLoop {
     /// When the server went away (nil while it is up), and when to look for it next.
     private var awaySince: Date?
     private var nextRetry = Date.distantPast
+    /// The last refusal of a session change logged (the same cause is said once).
+    private var lastRefusal: String?
 
     public init(current: CurrentEngine, backend: AudioBackend, transport: SessionTransport, conductor: AmbientConductor?,
                 meter: PeakMeter, policy: Policy, logger: Logger, strobeWarning: String,
@@ -116,12 +118,28 @@ public final class LiveControlLoop {
         // Sessions are fed a second ahead. A session or timer given on the command line ends
         // the run (the transport starts its fade so it ends on time); ones started over OSC
         // leave the client up.
-        switch try transport.tick() {
+        switch transportTick() {
         case .sessionFinished? where policy.endsWithSession: beginEnding(.sessionFinished, now: now)
         case .timerExpired? where policy.endsWithTimer: beginEnding(.timerExpired, now: now)
         default: break
         }
         return nil
+    }
+
+    /// The transport's round. A change a family refuses when its time comes (its queue full, a
+    /// value a check at load could not foresee) is that change lost, not the run: the transport
+    /// has already moved past it, so the session goes on with the next one. Said once per cause.
+    private func transportTick() -> SessionTransport.Event? {
+        do {
+            return try transport.tick()
+        } catch {
+            let said = "\(error)"
+            if said != lastRefusal {
+                logger.error("a session change was refused when its time came: \(said); the session goes on without it")
+            }
+            lastRefusal = said
+            return nil
+        }
     }
 
     /// Ctrl-C or SIGTERM: fade out over the fade-out time. If the fade cannot be
