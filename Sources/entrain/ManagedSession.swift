@@ -17,6 +17,8 @@ final class ManagedSession {
     let logger: Logger
     /// What the last save (or the restore) held, to tell dirty from clean.
     private var savedSignature: String?
+    /// The open has had its answer (opened, or an error).
+    private var answered = false
     private var nextCheck = Date.distantPast
     static let dirtyCheckInterval = 0.5
 
@@ -69,13 +71,17 @@ final class ManagedSession {
         }
     }
 
-    /// Opening failed after the manager's open (JACK refused us): tell the manager why.
+    /// Opening failed after the manager's open (a saved rig that does not read, JACK refusing
+    /// us): tell the manager why. Once the open is answered, an error ends the run unanswered.
     func failed(_ error: Error) {
+        guard !answered else { return }
+        answered = true
         nsm.reply(error: NSMClient.errorGeneral, to: "/nsm/client/open", "\(error)")
     }
 
     /// JACK is registered and the state restored: tell the manager.
     func opened(_ state: () -> (NSMState, String)) {
+        answered = true
         savedSignature = Self.signature(state())
         nsm.replied(to: "/nsm/client/open", "opened")
         nsm.setDirty(false)

@@ -2,6 +2,7 @@ import ArgumentParser
 import EntrainAddressSpace
 import EntrainAmbient
 import EntrainControl
+import EntrainCore
 import EntrainEngine
 import EntrainJACK
 import EntrainLV2
@@ -84,6 +85,18 @@ struct Run: ParsableCommand {
         // Under a session manager, nothing touches JACK before it opens a session for us.
         let managed: ManagedSession?
         do { managed = try ManagedSession.start(logger: logger, stop: { SignalWatcher.received > 0 }) } catch NSMClient.Failure.stopped { return }
+        do {
+            try run(managed: managed, logger: logger, library: library, carried: carried, values: values)
+        } catch {
+            managed?.failed(error)  // a manager waiting for the open's answer is told why
+            throw error
+        }
+    }
+
+    /// The run proper, once a session manager (if there is one) has opened a session for us:
+    /// the rig, JACK, the engine and its families, then the control loop until the run ends.
+    private func run(managed: ManagedSession?, logger: Logger, library: Library, carried: [ControlChange],
+                     values: ParameterValues) throws {
         let (dmx, midi) = try Self.rigOptions(stored: managed?.stored, given: self.dmx, self.midi)
         // DMX and MIDI settings (preset, --set, their options), checked before JACK is touched.
         let lights = DMXFamily(dmx.settings), midiIn = MIDIFamily()
@@ -99,16 +112,10 @@ struct Run: ParsableCommand {
             for family in pixelFamilies { try family.set(pixelChanges.filter { $0.address.hasPrefix(PixelAddresses.prefix + family.spec.name + "/") }, at: nil) }
         } catch { throw ValidationError("\(error)") }
         let ledPorts = managed?.stored?.ledPorts ?? light.ledPorts, hapticCV = managed?.stored?.hapticCV ?? light.hapticCV
-        let client: JackClient
-        do {
-            client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
+        let client = try JackClient(options: .init(name: managed?.open.clientID ?? name, server: server, ledPorts: ledPorts, hapticCV: hapticCV,
                                                    managed: managed != nil, midi: midi.settings,
                                                    midiFollowsTransport: midi.source == "transport", timebase: midi.timebase,
                                                    midiIn: midi.input, midiFollowsLink: midi.source == "link"), logger: logger)
-        } catch {
-            managed?.failed(error)
-            throw error
-        }
         defer { client.close() }
         let linkSession = try LinkSession()
         client.attach(linkSession)

@@ -122,6 +122,33 @@ final class NSMTests: LiveClientTestCase {
         XCTAssertEqual(second.result().status, 0, second.result().error)
     }
 
+    /// A saved rig that no longer reads (its pixel rig file deleted since the save) is the
+    /// open's answer: `/error` with the reason, nothing registered with JACK, and the run ends.
+    func testASavedRigThatDoesNotReadIsTheOpensError() throws {
+        let server = try self.server
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entrain-nsm-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("entrain.nWXYZ")
+        try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+        let gone = folder.appendingPathComponent("rig.json").path
+        try JSONEncoder().encode(NSMState(pixels: gone)).write(to: path.appendingPathComponent("state.json"))
+        let probe = try JackRecorder(server: server.name, channels: 1, seconds: 0.1, name: "nsmprobe2")
+        let nsm = try NSMTestServer()
+        let client = try EntrainBinary.launch(["run", "--quiet", "--no-restore", "--osc-port", "\(freePort())"],
+                                              environment: server.environment.merging(["NSM_URL": nsm.url]) { $1 })
+        defer { if client.process.isRunning { client.signal(SIGKILL, waitUpTo: 2) } }
+        XCTAssertNotNil(nsm.wait(for: "/nsm/server/announce"), client.result().error)
+        nsm.acceptAnnounce()
+        nsm.open(path: path.path, displayName: "entrain", clientID: "entrain.nWXYZ")
+        let answer = try XCTUnwrap(nsm.wait(for: "/error"), "no /error: \(client.result().error)")
+        XCTAssertEqual(answer.message.arguments.first, .string("/nsm/client/open"))
+        guard case .string(let why)? = answer.message.arguments.last else { return XCTFail("no reason") }
+        XCTAssertTrue(why.contains(gone), why)
+        try waitFor("the run to end") { !client.process.isRunning }
+        XCTAssertNotEqual(client.result().status, 0)
+        XCTAssertTrue(probe.ports(ofClient: "entrain.nWXYZ").isEmpty, "nothing registered with JACK")
+    }
+
     /// A foot switch and two drum pads: what the saved session must bring back.
     static let pads = "1:64=/panic,10:note36=/preset/load calm,10:note38=/haptic/pattern heartbeat"
 }
