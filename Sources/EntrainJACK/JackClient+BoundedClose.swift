@@ -31,5 +31,6 @@ extension JackClient {
 /// handles; the caller waits for that thread, or forgets them).
 struct LeavingClient: @unchecked Sendable {
     let client: OpaquePointer
+    let context: UnsafeMutablePointer<ProcessContext>
     let ports: [OpaquePointer]
 }

@@ -15,7 +15,7 @@ extension JackClient {
     /// of the same name, with the same ports, metadata and callbacks. True when a server is back
     /// (not yet active: the caller re-prepares for its rate, then calls `restart`).
     public func reopen() -> Bool {
-        held.withLock { held in
+        withJack { held in
             guard !held.closed, serverGone else { return false }
             stopWatchingCycles()
             if let dead = held.client {
@@ -53,7 +53,7 @@ extension JackClient {
 
     /// Run again after `reopen`, with the engine held now, and restore the connections we had.
     public func restart() throws {
-        try held.withLock { held in
+        try withJack { held in
             guard let client = held.client, !held.active else { return }
             guard jack_activate(client) == 0 else { throw JackError.cannotActivate }
             held.active = true
@@ -73,7 +73,8 @@ extension JackClient {
         if context.pointee.connectionsChanged.exchange(false, ordering: .relaxed) {
             held.withLock { $0.connectionsChangedAt = now }
         }
-        held.withLock { held in
+        held.withLock { recomputeMissedLatencies($0) }
+        withJack { held in
             guard let client = held.client, held.active, !serverGone else { return }
             if !held.pending.isEmpty && now < held.pendingUntil { connectPending(&held, client) }
             guard let changed = held.connectionsChangedAt, now.timeIntervalSince(changed) >= Self.connectionSettle else { return }

@@ -206,7 +206,7 @@ public final class JackClient: @unchecked Sendable {
     public func activate(host: EngineHost) throws {
         context.pointee.engine = host.engine
         reportOwnLatency(of: host)
-        try held.withLock { held in
+        try withJack { held in
             held.host = host
             guard let client = held.client, jack_activate(client) == 0 else { throw JackError.cannotActivate }
             held.active = true
@@ -249,7 +249,7 @@ public final class JackClient: @unchecked Sendable {
     }
 
     public func connect(_ source: String, to destination: String) throws {
-        let code: Int32 = held.withLock { held in
+        let code: Int32 = withJack { held in
             guard let client = held.client, !serverGone else { return ENOTCONN }
             return jack_connect(client, source, destination)
         }
@@ -285,9 +285,10 @@ public final class JackClient: @unchecked Sendable {
             guard !held.closed else { return }
             if let client = held.client {
                 if !serverGone, held.active { endMIDI() }
-                let leaving = LeavingClient(client: client, ports: held.portHandles.values + [context.pointee.midiOut, context.pointee.midiIn].compactMap { $0 })
+                let leaving = LeavingClient(client: client, context: context, ports: held.portHandles.values + [context.pointee.midiOut, context.pointee.midiIn].compactMap { $0 })
                 let gone = serverGone
                 leaveServer("our close") {
+                    leaving.context.pointee.callGate.enter()  // left held: nothing calls this handle again
                     if !gone {
                         jack_deactivate(leaving.client)
                         for port in leaving.ports { jack_remove_properties(leaving.client, jack_port_uuid(port)) }

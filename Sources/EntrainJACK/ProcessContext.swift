@@ -38,6 +38,8 @@ struct ProcessContext: ~Copyable {
     /// Process cycles run (wrapping): the control side sees a server that stopped calling us.
     let cycles = Atomic<Int>(0)
     let silence = CycleWatch()
+    /// Our JACK calls that send, apart from the latency callback's (PipeWire's libjack).
+    let callGate = JackCallGate()
     /// The slowest process callback (µs) since the control side last took it, and its end frame.
     let slowestMicros = Atomic<Int>(0)
     let slowestFrame = Atomic<Int>(0)
@@ -125,6 +127,8 @@ struct ProcessContext: ~Copyable {
     /// The latency callback: read what the graph adds after our outputs and before our input,
     /// and (capture mode) report our own delay on our outputs, whose data comes from no input.
     func latencyChanged(mode: jack_latency_callback_mode_t) {
+        guard callGate.enterFromCallback() else { return }  // the control side asks again once out
+        defer { callGate.leave() }
         var range = jack_latency_range_t()
         if mode == JackPlaybackLatency, let port = ports[ClientPort.entrainmentL.rawValue] {
             jack_port_get_latency_range(port, JackPlaybackLatency, &range)
