@@ -8,7 +8,7 @@ set -euo pipefail
 # libsndfile1-dev writes FLAC/Ogg/Opus renders and reads --mix files; sox, flac and vorbis-tools
 # decode them back in the tests.
 # fluidsynth and fluid-soundfont-gm render the beat analysis's sampled-instrument songs (tests).
-# ola: OLA's olad and ola_recorder, the real sACN/Art-Net receiver of the pixel outputs' tests.
+# ola: OLA's olad and ola_recorder, the real sACN/Art-Net receiver of the pixel and DMX outputs' tests.
 # ableton-link-dev: Ableton Link (header-only, built in); pipewire and pipewire-jack: the live tests
 # run again on PipeWire's JACK (scripts/test-pipewire.sh). aalink (PyPI) is the Link tests' peer.
 packages=(jackd2 libjack-jackd2-dev liblo-dev liblo-tools libfftw3-dev pkg-config avahi-utils avahi-daemon dbus-daemon

@@ -6,7 +6,8 @@ import XCTest
 /// The issue's rig: a 300-pixel strip over DDP (to a display written in the tests) and a
 /// two-universe sACN matrix (to OLA's olad, read back with ola_recorder) running together from a
 /// song on beat_in: the beat flash on the strip, the band spectrum on the matrix, both at 40+
-/// frames a second measured on the receivers, the matrix within the armed area rule.
+/// frames a second measured on the receivers, the matrix within the armed area rule. And an
+/// Art-Net strip across two universes, as OLA's Art-Net node receives it.
 final class PixelOLALiveTests: LiveClientTestCase {
     func testAStripOverDDPAndATwoUniverseMatrixOverSACNShowASongTogether() throws {
         if let reason = OLAReceiver.unavailable { throw XCTSkip(reason) }
@@ -67,4 +68,45 @@ final class PixelOLALiveTests: LiveClientTestCase {
         XCTAssertGreaterThan(lit.filter { $0 > 0 }.count, matrix.count * 9 / 10, "the spectrum is lit while the song plays")
         XCTAssertLessThanOrEqual(flashing, 85, "armed, at most a quarter of the matrix flashes at once")
     }
+
+    /// 200 GRB pixels over Art-Net to OLA's Art-Net node: 170 whole pixels in universe 5, the
+    /// other 30 in universe 6, the colour a solid fire palette gives at 0.4, at the strip's rate;
+    /// /panic turns both black, and they stay black.
+    func testAnArtNetStripReachesOLAsArtNetNodeAcrossTwoUniversesAndPanicBlacksItOut() throws {
+        if let reason = OLAReceiver.unavailable { throw XCTSkip(reason) }
+        let ola = try OLAReceiver(universes: [5, 6], kind: .artNet)
+        defer { ola.stop() }
+        let folder = try TemporaryFolder("pixels-ola-artnet")
+        defer { folder.remove() }
+        let rig = try folder.write(#"[{"name": "eaves", "pixels": 200, "protocol": "artnet", "target": "\#(ola.address)", "universe": 5, "order": "grb", "fps": 44}]"#, "rig.json")
+        let rec = try recorder(channels: 1, seconds: 0.2)
+        let (client, _, osc) = try startWithOSC(["--pixels", rig.path, "--set", "/pixels/eaves/effect=solid", "--set", "/pixels/eaves/palette=fire",
+                                                 "--set", "/pixels/eaves/brightness=0.4"], recorder: rec)
+        let lit = try ola.record(universes: [5, 6], seconds: 2)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { osc.send("/panic") }
+        let panicked = try ola.record(universes: [5, 6], seconds: 3)
+        stopClient(client)
+
+        let first = lit.filter { $0.universe == 5 }, second = lit.filter { $0.universe == 6 }
+        let rate = Double(first.count) / 2
+        print(String(format: "pixels over Art-Net to OLA: %.1f frames/s in universe 5, %d frames in universe 6 in 2 s", rate, second.count))
+        XCTAssertGreaterThanOrEqual(rate, 40, "universe 5 as OLA's Art-Net node received it")
+        XCTAssertGreaterThanOrEqual(second.count, first.count * 9 / 10, "universe 6 alongside")
+        XCTAssertEqual(first.last?.channels.count, 510, "170 whole RGB pixels in universe 5")
+        XCTAssertEqual(second.last?.channels.count, 90, "the other 30 in universe 6")
+        // Fire runs from red to yellow along the strip: in grb order green comes first, then red,
+        // full red at 0.4 (102) on every pixel, the first pure red.
+        let strip = (first.last?.channels ?? []) + (second.last?.channels ?? [])
+        let pixels = stride(from: 0, to: strip.count, by: 3).map { Array(strip[$0..<min($0 + 3, strip.count)]) }
+        XCTAssertEqual(pixels.count, 200)
+        XCTAssertEqual(pixels.first, [0, 102, 0], "the first pixel red")
+        XCTAssertEqual(Set(pixels.map { $0[1] }), [102], "red on the second channel of every pixel (grb)")
+        // After the panic: black in both universes, never lit again.
+        let after = panicked.filter { $0.universe == 5 }
+        let black = try XCTUnwrap(after.firstIndex { $0.channels.max() == 0 }, "universe 5 goes black")
+        XCTAssertGreaterThan(black, 0, "lit until the panic")
+        XCTAssertTrue(after[black...].allSatisfy { $0.channels.max() == 0 }, "and stays black")
+        XCTAssertEqual(panicked.last { $0.universe == 6 }?.channels.max(), 0, "universe 6 too")
+    }
 }
+

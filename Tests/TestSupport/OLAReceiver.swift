@@ -8,13 +8,24 @@ public struct OLAFrame: Sendable {
     public var channels: [UInt8]
 }
 
-/// OLA's olad as a real sACN (E1.31) receiver: in a network namespace of the test's own, on a
-/// veth pair whose other end stays on the host (so a client on the host reaches it by unicast),
-/// its E1.31 plugin bound to the namespace's address and its input ports patched to universes;
-/// olad refuses root, so it runs as `nobody`. `record` reads universes back with ola_recorder.
-/// Everything (olad, the namespace and the veth pair) goes away with the object.
+/// OLA's olad as a real sACN (E1.31) or Art-Net receiver: in a network namespace of the test's
+/// own, on a veth pair whose other end stays on the host (so a client on the host reaches it by
+/// unicast), its plugin bound to the namespace's address and its input ports patched to
+/// universes; olad refuses root, so it runs as `nobody`. `record` reads universes back with
+/// ola_recorder. Everything (olad, the namespace and the veth pair) goes away with the object.
 public final class OLAReceiver {
+    /// Which of olad's plugins receives: E1.31, or Art-Net (four input ports at net 0, subnet 0,
+    /// each listening to its OLA universe modulo 16 as the Art-Net universe).
+    public enum Kind: Sendable {
+        case sacn, artNet
+
+        var plugin: String { self == .sacn ? "e131" : "artnet" }
+        /// What ola_dev_info calls its device ("Device 3: E1.31 (DMX over ACN) …").
+        var deviceName: String { self == .sacn ? "E1.31" : "Art" }
+    }
+
     public let namespace: String
+    public let kind: Kind
     /// olad's address (inside the namespace) and the host end's.
     public let address: String
     private let hostSide: String
@@ -31,7 +42,8 @@ public final class OLAReceiver {
         return nil
     }
 
-    public init(universes: [Int]) throws {
+    public init(universes: [Int], kind: Kind = .sacn) throws {
+        self.kind = kind
         let tag = "\(getpid() % 100_000)x\(UInt16.random(in: 0...UInt16.max))"
         namespace = "entrain-ola-\(tag)"
         hostSide = "eoh\(tag)".prefix(15).description
@@ -63,10 +75,12 @@ public final class OLAReceiver {
 
     private func startDaemon(universes: [Int]) throws {
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        // E1.31 on the namespace's address with enough input ports; every other plugin off.
-        try "enabled = true\nip = \(address)\ninput_ports = \(max(4, universes.count))\noutput_ports = 0\nignore_preview = true\nrevision = 0.46\n"
-            .write(to: config.appendingPathComponent("ola-e131.conf"), atomically: true, encoding: .utf8)
-        for plugin in Self.otherPlugins {
+        // The receiving plugin on the namespace's address with enough input ports; every other plugin off.
+        let settings = kind == .sacn
+            ? "enabled = true\nip = \(address)\ninput_ports = \(max(4, universes.count))\noutput_ports = 0\nignore_preview = true\nrevision = 0.46\n"
+            : "enabled = true\nip = \(address)\nnet = 0\nsubnet = 0\noutput_ports = 0\nalways_broadcast = false\nuse_loopback = false\nshort_name = entrain-test\n"
+        try settings.write(to: config.appendingPathComponent("ola-\(kind.plugin).conf"), atomically: true, encoding: .utf8)
+        for plugin in Self.plugins where plugin != kind.plugin {
             try "enabled = false\n".write(to: config.appendingPathComponent("ola-\(plugin).conf"), atomically: true, encoding: .utf8)
         }
         _ = try runProcess("/bin/chown", ["-R", "nobody:nogroup", config.path])
@@ -81,12 +95,12 @@ public final class OLAReceiver {
         process.standardError = handle
         try process.run()
         daemon = process
-        // The E1.31 device once olad answers; then its input ports onto the universes.
+        // The plugin's device once olad answers; then its input ports onto the universes.
         var device: String?
-        try waitFor("olad to offer its E1.31 device (log: \(log.path))", timeout: 20, interval: 0.2) {
+        try waitFor("olad to offer its \(kind.deviceName) device (log: \(log.path))", timeout: 20, interval: 0.2) {
             guard process.isRunning else { throw OLAError.daemon(try String(contentsOf: log, encoding: .utf8)) }
             let (status, output) = try inside("/usr/bin/ola_dev_info", [])
-            device = status == 0 ? Self.e131Device(output) : nil
+            device = status == 0 ? Self.device(named: kind.deviceName, in: output) : nil
             return device != nil
         }
         for (port, universe) in universes.enumerated() {
@@ -95,13 +109,13 @@ public final class OLAReceiver {
         }
     }
 
-    /// The plugins olad would otherwise load (hardware probes we do not want in a test).
-    static let otherPlugins = ["artnet", "dummy", "espnet", "ftdidmx", "gpio", "karate", "kinet", "milinst", "opendmx", "openpixelcontrol",
-                               "osc", "pathport", "renard", "sandnet", "shownet", "spi", "stageprofi", "uartdmx", "usbdmx", "usbserial", "dmx4linux", "e131-unused"]
+    /// The plugins olad would otherwise load (the one receiving aside, hardware probes we do not want in a test).
+    static let plugins = ["artnet", "e131", "dummy", "espnet", "ftdidmx", "gpio", "karate", "kinet", "milinst", "opendmx", "openpixelcontrol",
+                          "osc", "pathport", "renard", "sandnet", "shownet", "spi", "stageprofi", "uartdmx", "usbdmx", "usbserial", "dmx4linux"]
 
-    /// The id of the E1.31 device in ola_dev_info's listing ("Device 3: E1.31 (DMX over ACN) …").
-    static func e131Device(_ listing: String) -> String? {
-        for line in listing.split(separator: "\n") where line.contains("E1.31") {
+    /// The id of the device whose line in ola_dev_info's listing names `name`.
+    static func device(named name: String, in listing: String) -> String? {
+        for line in listing.split(separator: "\n") where line.contains(name) {
             let words = line.split(separator: " ")
             if words.count > 1, words[0] == "Device" { return String(words[1].dropLast()) }
         }

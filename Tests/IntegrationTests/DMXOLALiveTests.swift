@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The LED ports' DMX as OLA's olad receives it — its Art-Net node and its E1.31 (sACN) plugin,
+/// each in a network namespace of the test's own — read back with ola_recorder: the levels of
+/// /led/manual to the bit (8-bit, 16-bit, a fixed level, a gain), at the set rate.
+final class DMXOLALiveTests: LiveClientTestCase {
+    func testArtNetLevelsReachOLAsArtNetNodeExactlyAtTheSetRate() throws {
+        try levelsReachOLA(.artNet, option: "--artnet")
+    }
+
+    func testSACNLevelsReachOLAsE131PluginExactlyAtTheSetRate() throws {
+        try levelsReachOLA(.sacn, option: "--sacn")
+    }
+
+    /// Universe 3: Art-Net universe 3 of net 0, subnet 0 is OLA's universe 3 on its Art-Net node.
+    func levelsReachOLA(_ kind: OLAReceiver.Kind, option: String) throws {
+        if let reason = OLAReceiver.unavailable { throw XCTSkip(reason) }
+        let ola = try OLAReceiver(universes: [3], kind: kind)
+        defer { ola.stop() }
+        let rec = try recorder(channels: 1, seconds: 0.2)
+        let (client, _, osc) = try startWithOSC([option, ola.address, "--dmx-universe", "3", "--dmx-map", "1=led,2=led:16,4=200,5=led*0.5",
+                                                 "--set", "/led/source/manual=1"], recorder: rec)
+        for level in [0.6, 0.35] {
+            osc.send("/led/manual", [.float(Float(level)), .float(0)])
+            usleep(200_000)
+            let frames = try ola.record(universes: [3], seconds: 2)
+            let coarse = UInt8((Double(Float(level)) * 255).rounded()), wide = Int((Double(Float(level)) * 65535).rounded())
+            let frame = try XCTUnwrap(frames.last, "OLA received universe 3")
+            // The recorder's delays between frames are whole milliseconds: the rate within 10 %.
+            let rate = Double(frames.count - 1) / max(0.001, frames.last!.time - frames.first!.time)
+            print(String(format: "DMX to OLA (%@): %.1f frames/s over %d frames at level %.2f", "\(kind)", rate, frames.count, level))
+            XCTAssertEqual(frame.channels[0], coarse, "8-bit at \(level)")
+            XCTAssertEqual(Int(frame.channels[1]) << 8 | Int(frame.channels[2]), wide, "16-bit at \(level)")
+            XCTAssertEqual(frame.channels[3], 200, "a fixed level")
+            XCTAssertEqual(frame.channels[4], UInt8((Double(Float(level)) * 0.5 * 255).rounded()), "gain 0.5")
+            XCTAssertEqual(rate, 40, accuracy: 4, "the default 40 frames a second, as OLA received them")
+        }
+        stopClient(client)
+    }
+}
