@@ -28,8 +28,7 @@ final class DMXOLALiveTests: LiveClientTestCase {
             let frames = try ola.record(universes: [3], seconds: 2)
             let coarse = UInt8((Double(Float(level)) * 255).rounded()), wide = Int((Double(Float(level)) * 65535).rounded())
             let frame = try XCTUnwrap(frames.last, "OLA received universe 3")
-            // The recorder's delays between frames are whole milliseconds: the rate within 10 %.
-            let rate = Double(frames.count - 1) / max(0.001, frames.last!.time - frames.first!.time)
+            let rate = frames.framesPerSecond
             print(String(format: "DMX to OLA (%@): %.1f frames/s over %d frames at level %.2f", "\(kind)", rate, frames.count, level))
             XCTAssertEqual(frame.channels[0], coarse, "8-bit at \(level)")
             XCTAssertEqual(Int(frame.channels[1]) << 8 | Int(frame.channels[2]), wide, "16-bit at \(level)")

@@ -8,6 +8,15 @@ public struct OLAFrame: Sendable {
     public var channels: [UInt8]
 }
 
+extension [OLAFrame] {
+    /// Frames a second between the first and the last (the recorder's delays are whole
+    /// milliseconds, so a second's count is off by a frame or two).
+    public var framesPerSecond: Double {
+        guard count > 1, let first, let last, last.time > first.time else { return 0 }
+        return Double(count - 1) / (last.time - first.time)
+    }
+}
+
 /// OLA's olad as a real sACN (E1.31) or Art-Net receiver: in a network namespace of the test's
 /// own, on a veth pair whose other end stays on the host (so a client on the host reaches it by
 /// unicast), its plugin bound to the namespace's address and its input ports patched to
@@ -123,8 +132,9 @@ public final class OLAReceiver {
     }
 
     /// `seconds` of `universes` as ola_recorder writes them. Its `--duration` does not end a
-    /// recording: it is stopped with SIGINT (its Ctrl-C) once the window has passed.
-    public func record(universes: [Int], seconds: Double) throws -> [OLAFrame] {
+    /// recording: it is stopped with SIGINT (its Ctrl-C) once the window has passed. `started`
+    /// runs once the recorder is writing (to change something while it records).
+    public func record(universes: [Int], seconds: Double, started: () -> Void = {}) throws -> [OLAFrame] {
         let file = config.appendingPathComponent("show-\(UInt32.random(in: 0...UInt32.max))")
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
@@ -137,6 +147,7 @@ public final class OLAReceiver {
             guard recorder.isRunning else { throw OLAError.record("ended with status \(recorder.terminationStatus)") }
             return ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) > 0
         }
+        started()
         // The window is what the recorder has written (its frames' delays add up to `seconds`),
         // not our clock: an olad slowed by a loaded machine is given the time it needs.
         try waitFor("ola_recorder to record \(seconds) s", timeout: seconds + 20, interval: 0.1) {
