@@ -28,7 +28,7 @@ def read_wav(path):
         x = np.frombuffer(data[:len(data) // (bits // 8) * (bits // 8)], dtype={16: np.int16, 32: np.int32}[bits]).astype(np.float64) / 2 ** (bits - 1)
     return x.reshape(-1, ch).mean(axis=1), sr
 
-def activation(x, sr, cache=None):
+def activation(x, sr, cache=None, octw=0.0):
     if cache and os.path.exists(cache):
         d = np.load(cache)
         return d["v"], float(d["fps"]), int(d["hop"]), d["snd"]
@@ -60,7 +60,15 @@ def activation(x, sr, cache=None):
     mx = ref.copy()
     mx[:, 1:] = np.maximum(mx[:, 1:], ref[:, :-1])
     mx[:, :-1] = np.maximum(mx[:, :-1], ref[:, 1:])
-    flux = np.maximum(0, bands - mx).sum(axis=1)
+    if octw:
+        # each band weighed by (bands in its octave)^-octw: 1 weighs every octave alike
+        octave = np.array([b // 12 for b in used])
+        count = np.array([np.sum(octave == o) for o in octave])
+        wts = count.astype(float) ** -octw
+        wts *= len(used) / wts.sum()
+        flux = (np.maximum(0, bands - mx) * wts).sum(axis=1)
+    else:
+        flux = np.maximum(0, bands - mx).sum(axis=1)
     n2 = len(flux) // 2
     v = flux[:2 * n2].reshape(n2, 2).sum(axis=1)
     fps = sr / (2 * hop)
@@ -107,6 +115,13 @@ class Space:
         else:
             W = np.exp(-lam * np.abs(r - 1))
         W /= W.sum(axis=1, keepdims=True)
+        if cfg.get("wide"):
+            # a small share of every beat's transition spread in log-tempo (width w): a tempo
+            # jump is followed without the whole mass having to find the new tempo afresh
+            eps, w = cfg["wide"]
+            Wb = np.exp(-np.abs(np.log(r)) / w)
+            Wb /= Wb.sum(axis=1, keepdims=True)
+            W = (1 - eps) * W + eps * Wb
         if cfg.get("jump"):
             W = (1 - cfg["jump"]) * W + cfg["jump"] / len(L)
         self.W = W
@@ -128,7 +143,7 @@ class Space:
         self.pos = pos
         self.tempo_of = tempo_of
         self.late_mask = (pos < head[tempo_of]) | (pos >= L[tempo_of] - pre)
-        self.lam_obs = 16.0
+        self.lam_obs = cfg.get("lamobs", 16.0)
         self.reset()
 
     def reset(self):
@@ -161,6 +176,15 @@ class Space:
                 self.M = (np.abs(self.L[None, :] / self.L[:, None] - 1) <= self.cfg["pool"]).astype(float)
             mass = self.M @ mass
         k = int(np.argmax(mass))
+        if self.cfg.get("hyst") and getattr(self, "cur", None) is not None:
+            # the tempo read out keeps its level: another level (more than `near` away in
+            # ratio) is taken only when its mass is `hyst` times the current level's
+            K, near = self.cfg["hyst"], self.cfg.get("near", 0.1)
+            here = np.abs(self.L / self.L[self.cur] - 1) <= near
+            kh = int(np.argmax(np.where(here, mass, -1)))
+            if not here[k] and mass[k] < K * mass[kh]:
+                k = kh
+        self.cur = k
         blk = self.p[self.firsts[k]:self.firsts[k] + self.L[k]]
         return k, int(np.argmax(blk))
 
@@ -182,12 +206,17 @@ def track(v, fps, hop, sr, cfg, snd, trace=None):
     halving = False
     skip_next = False
     last_sound = -10**9
+    prev_a = floor
     for i, val in enumerate(v):
         if snd[i]:
             last_sound = i
         peak = max(val, peak * decay)
         share = min(1, val / peak) if peak > 0 else 0
         a = floor + (1 - 2 * floor) * share ** cfg.get("power", 2)
+        if cfg.get("amax"):
+            # the filter sees the largest activation of this frame and the one before: an
+            # attack split over two frames counts on either (a causal maximum filter in time)
+            prev_a, a = a, max(a, prev_a)
         sp.step(a)
         k, position = sp.best()
         n = sp.L[k]
@@ -206,7 +235,7 @@ def track(v, fps, hop, sr, cfg, snd, trace=None):
             heard = all(pk[j] > mean for j in range(3))
             contrast = np.mean(pk) / mean if mean > 0 else 0
             conf = 1 - 1.5 / contrast if contrast > 1.5 else 0
-            conf_ok = heard and mean > 0 and conf >= 0.6
+            conf_ok = heard and mean > 0 and conf >= cfg.get("cmin", 0.6)
             if cfg.get("dbg") and i / fps < cfg["dbg"]:
                 print(f"judge {i / fps:6.2f} bpm {sp.bpm[k]:6.1f} pk {[round(x, 1) for x in pk]} mean {mean:.2f} contrast {contrast:.2f} heard {heard}")
             octv = np.log2(sp.bpm[k] / cfg.get("prefer", 100.0))
@@ -320,20 +349,20 @@ CACHE = os.environ.get("BEATPROTO_CACHE", os.path.join(tempfile.gettempdir(), "b
 
 def evaluate(path, cfg):
     name = os.path.basename(path)[:-4]
-    cache = os.path.join(CACHE, name + ".npz")
+    cache = os.path.join(CACHE + (f"-octw{cfg['octw']}" if cfg.get("octw") else ""), name + ".npz")
     os.makedirs(os.path.dirname(cache), exist_ok=True)
     if os.path.exists(cache):
         v, fps, hop, snd = activation(None, None, cache)
         sr = int(round(fps * 2 * hop))
     else:
         x, sr = read_wav(path)
-        v, fps, hop, snd = activation(x, sr, cache)
-    ref = np.loadtxt(path[:-4] + ".beats.txt", ndmin=1)
+        v, fps, hop, snd = activation(x, sr, cache, cfg.get("octw", 0.0))
+    ref = np.loadtxt(path[:-4] + ".beats.txt", ndmin=1) if os.path.getsize(path[:-4] + ".beats.txt") else np.zeros(0)
     est = track(v, fps, hop, sr, cfg, snd)
     f, bf = best_f(ref, est)
     c, a = amlt(ref, est)
     lk = lock(ref, est)
-    return dict(name=name, f=f, bf=bf, cmlt=c, amlt=a, lock=lk)
+    return dict(name=name, f=f, bf=bf, cmlt=c, amlt=a, lock=lk, n=len(est))
 
 if __name__ == "__main__":
     import multiprocessing as mp
