@@ -6,7 +6,7 @@
 set -e
 cd "$(dirname "$0")/../.."
 tag=$1; cfg=${2:-'{}'}
-REAL=${REAL:-.corpus/real} SONGS=${SONGS:-/tmp/songs} SYNTH=${SYNTH:-/tmp/synth} RESULTS=${RESULTS:-/tmp/beatproto-results}
+REAL=${REAL:-.corpus/real} SONGS=${SONGS:-.corpus/songs} SYNTH=${SYNTH:-.corpus/synth} RESULTS=${RESULTS:-.corpus/beatproto-results}
 mkdir -p "$RESULTS/synth-beats"
 for f in "$SYNTH"/*.wav; do b=${f%.wav}; [ -s "$b.beats.txt" ] && ln -sf "$(realpath "$f")" "$(realpath "$b.beats.txt")" "$RESULTS/synth-beats/"; done
 for c in "real:$REAL" "songs:$SONGS" "synth:$RESULTS/synth-beats"; do n=${c%%:*}; d=${c#*:}
