@@ -18,7 +18,7 @@ public final class DMXSender: @unchecked Sendable {
     /// Only the sender's thread touches the targets and the history once started.
     private var targets: [DMXTarget]
     private var history = LightHistory()
-    private let service = ServiceThread("entrain-dmx")
+    private let service = ServiceThread("entrain-dmx", paced: true)
     /// When the next frame is due (CLOCK_MONOTONIC seconds; the thread's own).
     private var deadline = 0.0
     private var failures = 0

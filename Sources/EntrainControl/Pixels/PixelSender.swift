@@ -19,7 +19,7 @@ public final class PixelSender: @unchecked Sendable {
     /// Only the sender's thread touches these once started.
     private var outputs: [PixelOutput]
     private var timeline = PixelTimeline()
-    private let service = ServiceThread("entrain-pixels")
+    private let service = ServiceThread("entrain-pixels", paced: true)
     private let started = ServiceThread.monotonicNow()
     private var failures = 0
     /// Frames sent so far, all outputs together.
