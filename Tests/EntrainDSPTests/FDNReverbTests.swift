@@ -109,4 +109,38 @@ final class FDNReverbTests: XCTestCase {
         }
         XCTAssertLessThan(highShare(0.8), highShare(0.05) * 0.5)
     }
+
+    /// The block path (diffusers stage by stage over the block) gives the frame-by-frame path's
+    /// samples to the bit, at every quality, with a predelay, across the LFOs' 128-frame steps
+    /// and blocks longer than its scratch.
+    func testBlocksGiveTheFrameByFrameSamples() {
+        var settings = FDNReverb.Settings()
+        settings.predelayMilliseconds = 23
+        for quality in [FDNReverb.Quality.ultra, .balanced, .lite] {
+            var frameByFrame = FDNReverb(sampleRate: 48_000, quality: quality, settings: settings)
+            var blocks = FDNReverb(sampleRate: 48_000, quality: quality, settings: settings)
+            defer { frameByFrame.deallocate(); blocks.deallocate() }
+            var noise = RandomSource(seed: 7)
+            let frames = 20_000
+            let inL = (0..<frames).map { _ in noise.nextBipolar() }, inR = (0..<frames).map { _ in noise.nextBipolar() * 0.5 }
+            var left = inL, right = inR
+            var done = 0, size = 1
+            while done < frames {
+                let n = min(size, frames - done)
+                left.withUnsafeMutableBufferPointer { l in
+                    right.withUnsafeMutableBufferPointer { r in
+                        blocks.process(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
+                    }
+                }
+                done += n
+                size = size % 700 + 37  // 1, 38, 75, … 689, 26, …: short blocks and ones over 256
+            }
+            for i in 0..<frames {
+                let (l, r) = frameByFrame.process(inL[i], inR[i])
+                XCTAssertEqual(left[i].bitPattern, l.bitPattern, "\(quality) left, frame \(i)")
+                XCTAssertEqual(right[i].bitPattern, r.bitPattern, "\(quality) right, frame \(i)")
+                if left[i].bitPattern != l.bitPattern || right[i].bitPattern != r.bitPattern { break }
+            }
+        }
+    }
 }

@@ -60,13 +60,34 @@ extension AmbientMix {
     #if REALTIME_CHECKED
     @_noLocks
     #endif
+    /// Each frame does `process`'s arithmetic, but in three passes over the block — the
+    /// granulator and the sends, the reverb on the whole block (its diffusers stage by stage),
+    /// the ocean and the sum — so the samples are `process`'s frame by frame.
     public mutating func mix(_ padL: UnsafePointer<Float>, _ padR: UnsafePointer<Float>, bus: AmbientSound.Scratch,
                              into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int) {
-        for i in 0..<frames {
-            let (l, r) = process(padL[i], padR[i], direct: SIMD2(bus.directL[i], bus.directR[i]),
-                                 send: SIMD2(bus.sendL[i], bus.sendR[i]))
-            left[i] = l
-            right[i] = r
+        let s = Self.scratchFrames
+        let wetL = scratch, wetR = scratch + s, reverbL = scratch + 2 * s, reverbR = scratch + 3 * s
+        var done = 0
+        while done < frames {
+            let count = min(s, frames - done)
+            for n in 0..<count {
+                let i = done + n
+                let (gL, gR) = granulator.process(padL[i], padR[i])
+                wetL[n] = lpfL.process(hpfL.process(gL)); wetR[n] = lpfR.process(hpfR.process(gR))
+                reverbL[n] = padL[i] * synthSend + wetL[n] * granularSend + bus.sendL[i] * otherSends
+                reverbR[n] = padR[i] * synthSend + wetR[n] * granularSend + bus.sendR[i] * otherSends
+            }
+            reverb.process(left: reverbL, right: reverbR, frames: count)
+            for n in 0..<count {
+                let i = done + n
+                let waves = ocean.next()
+                let oL = oceanFilterL.process(waves.left) * oceanGain, oR = oceanFilterR.process(waves.right) * oceanGain
+                let l = padL[i] * synthDirect + wetL[n] * granularDirect + reverbL[n] * reverbReturn + oL + bus.directL[i]
+                let r = padR[i] * synthDirect + wetR[n] * granularDirect + reverbR[n] * reverbReturn + oR + bus.directR[i]
+                left[i] = l * master
+                right[i] = r * master
+            }
+            done += count
         }
     }
 }

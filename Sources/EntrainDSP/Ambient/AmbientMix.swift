@@ -37,6 +37,10 @@ public struct AmbientMix {
     var granularDirect: Float = 0.4, granularSend: Float = 0.8, reverbReturn: Float = 1, oceanGain: Float = 0
     /// 1 while the reverb is enabled: the lead's and drums' sends pass.
     var otherSends: Float = 1
+    /// For up to `scratchFrames` frames: the granulator's filtered wet signal, then the reverb's
+    /// input and (in place) its output (left, then right, each).
+    let scratch: UnsafeMutablePointer<Float>
+    static var scratchFrames: Int { 256 }
 
     public init(sampleRate: Double, seed: UInt64, quality: FDNReverb.Quality, levels: Levels = Levels(),
                 reverbSettings: FDNReverb.Settings = FDNReverb.Settings(),
@@ -45,12 +49,14 @@ public struct AmbientMix {
         granulator = Granulator(sampleRate: sampleRate, seed: seed, settings: granularSettings)
         reverb = FDNReverb(sampleRate: sampleRate, quality: quality, settings: reverbSettings)
         ocean = OceanWaves(sampleRate: sampleRate, seed: seed &+ 0x6F63_6561_6E00)
+        scratch = .allocate(capacity: 4 * Self.scratchFrames)
         apply(levels)
     }
 
     public func deallocate() {
         granulator.deallocate()
         reverb.deallocate()
+        scratch.deallocate()
     }
 
     /// New levels and filter settings (any time).

@@ -45,6 +45,9 @@ public struct FDNReverb {
     let predelayCapacity: Int
     var predelayPosition = 0
     var predelayFrames = 0
+    /// The mid diffusers' inputs for up to `scratchFrames` frames (left, then right).
+    let scratch: UnsafeMutablePointer<Float>
+    static var scratchFrames: Int { 256 }
 
     // Derived from the settings.
     var feedback: Float = 0.99
@@ -120,6 +123,7 @@ public struct FDNReverb {
         predelayCapacity = Int(0.3 * sampleRate) + 1
         predelayBuffer = .allocate(capacity: 2 * predelayCapacity)  // left, then right
         predelayBuffer.initialize(repeating: 0, count: 2 * predelayCapacity)
+        scratch = .allocate(capacity: 2 * Self.scratchFrames)
         for k in 0..<4 { lfoPhases[k] = Double(k) * 0.25 }
         updateLFOs()
         apply(settings)
@@ -139,6 +143,7 @@ public struct FDNReverb {
         dampState.deallocate()
         preL.deallocate(); preR.deallocate(); midL.deallocate(); midR.deallocate(); postL.deallocate(); postR.deallocate()
         predelayBuffer.deallocate()
+        scratch.deallocate()
     }
 
     /// Take new settings (any time; the structure stays).
@@ -195,7 +200,52 @@ public struct FDNReverb {
     /// One stereo frame in, one out.
     @inline(__always)
     public mutating func process(_ inL: Float, _ inR: Float) -> (Float, Float) {
-        // Block-rate LFOs: stepped every 128 samples, as the worklet does.
+        stepLFOs()
+        var xL = inL, xR = inR
+        predelay(&xL, &xR)
+        let (outL, outR, midL, midR) = network(preL.process(xL), preR.process(xR))
+        if lite { return finish(postL.process(outL), postR.process(outR)) }
+        let mL = self.midL.process(midL), mR = self.midR.process(midR)
+        return finish(postL.process(0.7 * outL + 0.3 * mL), postR.process(0.7 * outR + 0.3 * mR))
+    }
+
+    /// `frames` stereo frames in place in `left`/`right`: the same samples as `process` frame by
+    /// frame. Only the feedback network needs its frames in order; each diffuser chain takes the
+    /// whole block stage by stage (a stage's frames wait on each other only through its delay,
+    /// dozens of frames apart), where frame by frame each frame waited on the chain's every stage.
+    @inline(__always)
+    public mutating func process(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        var done = 0
+        while done < frames {
+            let count = min(Self.scratchFrames, frames - done)
+            let l = left + done, r = right + done
+            let midInL = scratch, midInR = scratch + Self.scratchFrames
+            for n in 0..<count { predelay(&l[n], &r[n]) }
+            preL.process(l, frames: count)
+            preR.process(r, frames: count)
+            for n in 0..<count {
+                stepLFOs()
+                (l[n], r[n], midInL[n], midInR[n]) = network(l[n], r[n])
+            }
+            if !lite {
+                midL.process(midInL, frames: count)
+                midR.process(midInR, frames: count)
+                for n in 0..<count {
+                    l[n] = 0.7 * l[n] + 0.3 * midInL[n]
+                    r[n] = 0.7 * r[n] + 0.3 * midInR[n]
+                }
+            }
+            postL.process(l, frames: count)
+            postR.process(r, frames: count)
+            for n in 0..<count { (l[n], r[n]) = finish(l[n], r[n]) }
+            done += count
+        }
+    }
+
+    /// The LFOs step every 128 frames, as the worklet's do (then the taps move); the damping
+    /// glides a little each frame.
+    @inline(__always)
+    mutating func stepLFOs() {
         blockCounter += 1
         if blockCounter == 128 {
             blockCounter = 0
@@ -208,19 +258,26 @@ public struct FDNReverb {
             updateTaps()
         }
         damping += (dampingTarget - damping) * 0.0001
+    }
 
-        var xL = inL, xR = inR
-        if predelayFrames > 0 {
-            predelayBuffer[predelayPosition] = inL
-            predelayBuffer[predelayCapacity + predelayPosition] = inR
-            var read = predelayPosition - predelayFrames
-            if read < 0 { read += predelayCapacity }
-            xL = predelayBuffer[read]
-            xR = predelayBuffer[predelayCapacity + read]
-            predelayPosition = predelayPosition + 1 == predelayCapacity ? 0 : predelayPosition + 1
-        }
-        let dL = preL.process(xL), dR = preR.process(xR)
+    /// The predelay (when set) on one frame, in place.
+    @inline(__always)
+    mutating func predelay(_ xL: inout Float, _ xR: inout Float) {
+        guard predelayFrames > 0 else { return }
+        predelayBuffer[predelayPosition] = xL
+        predelayBuffer[predelayCapacity + predelayPosition] = xR
+        var read = predelayPosition - predelayFrames
+        if read < 0 { read += predelayCapacity }
+        xL = predelayBuffer[read]
+        xR = predelayBuffer[predelayCapacity + read]
+        predelayPosition = predelayPosition + 1 == predelayCapacity ? 0 : predelayPosition + 1
+    }
 
+    /// One frame of the feedback network from the pre-diffused input `dL`/`dR`: the lines'
+    /// output mix before the post diffusers (and, but in lite, before the mid diffusers' share),
+    /// and the mid diffusers' inputs.
+    @inline(__always)
+    mutating func network(_ dL: Float, _ dR: Float) -> (Float, Float, Float, Float) {
         let n = lineCount
         for j in 0..<n {
             let r = read(line: j)
@@ -232,28 +289,28 @@ public struct FDNReverb {
         }
         hadamard(damped, n)
 
-        var outL: Float, outR: Float
+        var outL: Float, outR: Float, midL: Float = 0, midR: Float = 0
         if lite {
             for j in 0..<n { write(line: j, Self.softClip(damped[j] * feedback + 0.25 * (j < 2 ? dL : dR))) }
             outL = 0.6 * (reads[0] + reads[2] + 0.3 * reads[1])
             outR = 0.6 * (reads[1] + reads[3] + 0.3 * reads[0])
         } else {
-            let mL = midL.process((damped[0] + damped[2] + damped[4] + damped[6]) * 0.25)
-            let mR = midR.process((damped[1] + damped[3] + damped[5] + damped[7]) * 0.25)
+            midL = (damped[0] + damped[2] + damped[4] + damped[6]) * 0.25
+            midR = (damped[1] + damped[3] + damped[5] + damped[7]) * 0.25
             for j in 0..<n { write(line: j, Self.softClip(damped[j] * feedback + 0.2 * (j < 4 ? dL : dR))) }
             outL = 0.5 * (reads[0] + reads[2] + reads[4] + reads[6] + 0.3 * reads[1] + 0.3 * reads[3])
             outR = 0.5 * (reads[1] + reads[3] + reads[5] + reads[7] + 0.3 * reads[0] + 0.3 * reads[2])
-            outL = 0.7 * outL + 0.3 * mL
-            outR = 0.7 * outR + 0.3 * mR
         }
         for j in 0..<n {
             let next = writeIndex[j] + 1
             writeIndex[j] = next == lineCapacity[j] ? 0 : next
         }
+        return (outL, outR, midL, midR)
+    }
 
-        outL = postL.process(outL)
-        outR = postR.process(outR)
-        // DC blockers.
+    /// DC blockers, then the M/S width, on one frame out of the post diffusers.
+    @inline(__always)
+    mutating func finish(_ outL: Float, _ outR: Float) -> (Float, Float) {
         let yL = outL - dcInL + 0.9975 * dcOutL
         dcInL = outL; dcOutL = yL
         let yR = outR - dcInR + 0.9975 * dcOutR

@@ -52,4 +52,15 @@ public struct AllpassChain {
         for i in 0..<count { y = stages[i].process(y) }
         return y
     }
+
+    /// `frames` samples through the chain in place, stage by stage: each stage's samples are
+    /// the ones `process` gives sample by sample (a stage sees the same inputs in the same order).
+    @inlinable @inline(__always)
+    public func process(_ x: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<count {
+            var stage = stages[i]
+            for n in 0..<frames { x[n] = stage.process(x[n]) }
+            stages[i] = stage
+        }
+    }
 }

@@ -104,6 +104,7 @@ struct LightPlugin: EnginePlugin {
             outputFade.settle()
             return
         }
+        let first = outs[0]!  // the light, before each port's share
         delay.setDelay(latencyFrames + offsetFrames)
         follower.begin(following: useEntrainment)
         let strobeOn = follower.active, isochronic = follower.isochronic
@@ -129,10 +130,17 @@ struct LightPlugin: EnginePlugin {
             if blackout || freewheeling { x = 0 }
             thermal.heat(by: x)
             let delayed = delay.process(x)  // x is 0 in a blackout: nothing old replays after it
-            let lit = blackout || freewheeling ? 0 : delayed
-            for k in 0..<present {
-                let gain = Float(gains[numbers[k]].next())
-                outs[k]![i] = lit * gain
+            first[i] = blackout || freewheeling ? 0 : delayed
+        }
+        // Each port's share, the first port's last (its buffer holds the light until then); a
+        // share at rest is one number for the whole range.
+        for k in (0..<present).reversed() {
+            let out = outs[k]!, port = numbers[k]
+            if gains[port].isMoving {
+                for i in range { out[i] = first[i] * Float(gains[port].next()) }
+            } else {
+                let gain = Float(gains[port].value)
+                for i in range { out[i] = first[i] * gain }
             }
         }
     }
