@@ -27,11 +27,23 @@ bundle=$(ls -d "$built"/*PackageTests.xctest 2>/dev/null | head -1)
 classes=$("$bundle" --list-tests | grep -oE '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' | tr -d / | sort -u)
 # Integration tests that start no server (they run the binary offline) compute like the unit tests.
 offline='^IntegrationTests\.(AmbientRenderTests|RenderCommandTests|RenderFormatTests|SBaGenPeerTests|ValidateCommandTests|LongPeriodBeatEventTests|ReleaseTests)$'
-# The live classes dealt in turn into TEST_LIVE_SHARDS (2) selections: they mostly wait on audio
-# time, so two of them beside the computing shard still leave the CPU room (each judges through xruns).
+# The live classes dealt into TEST_LIVE_SHARDS (2) selections: they mostly wait on audio time, so
+# two of them beside the computing shard still leave the CPU room (each judges through xruns). The
+# longest first, each to the shard with the least time so far, by the seconds a clean clone's run
+# took (scripts/live-test-seconds.txt; 10 s for a class not there): the run lasts as long as its
+# longest shard, and dealing in turn left one 80 s longer than the other.
 live_shards=${TEST_LIVE_SHARDS:-2}
 mapfile -t live < <(grep '^IntegrationTests\.' <<<"$classes" | grep -vE "$offline" |
-    awk -v n="$live_shards" '{ shard[NR % n] = shard[NR % n] (shard[NR % n] == "" ? "" : ",") $0 } END { for (i = 0; i < n; i++) print shard[i] }')
+    awk -v n="$live_shards" -F'\t' '
+        FNR == NR { if ($1 !~ /^#/) seconds["IntegrationTests." $1] = $2; next }
+        { print (($0 in seconds) ? seconds[$0] : 10) "\t" $0 }' scripts/live-test-seconds.txt - |
+    sort -t$'\t' -k1,1 -rn |
+    awk -v n="$live_shards" -F'\t' '{
+        best = 0
+        for (i = 1; i < n; i++) if (load[i] < load[best]) best = i
+        load[best] += $1
+        shard[best] = shard[best] (shard[best] == "" ? "" : ",") $2
+    } END { for (i = 0; i < n; i++) print shard[i] }')
 rest=$( (grep -v '^IntegrationTests\.' <<<"$classes"; grep -E "$offline" <<<"$classes") | paste -sd, -)
 
 # Each test process gets a /dev/shm of its own where it may (root, and unshare works): jackd keeps
