@@ -24,7 +24,7 @@ final class DMXOLALiveTests: LiveClientTestCase {
                                                  "--set", "/led/source/manual=1"], recorder: rec)
         for level in [0.6, 0.35] {
             osc.send("/led/manual", [.float(Float(level)), .float(0)])
-            usleep(200_000)
+            // The level lands within a frame; the recording's last frame, 2 s on, is judged.
             let frames = try ola.record(universes: [3], seconds: 2)
             let coarse = UInt8((Double(Float(level)) * 255).rounded()), wide = Int((Double(Float(level)) * 65535).rounded())
             let frame = try XCTUnwrap(frames.last, "OLA received universe 3")

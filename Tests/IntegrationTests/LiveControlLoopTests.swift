@@ -105,12 +105,13 @@ final class LiveControlLoopTests: LiveClientTestCase {
         transport.load(SessionProgram(session, sampleRate: host.sampleRate))
         try waitFor("the engine to run") { host.frame > 0 }
         try transport.play()
-        for _ in 0..<50 {  // 1 s of ticks, sending a second ahead: the refused stage, and the one after it
+        // Ticking as the run loop does, sending a second ahead: the refused stage 2 (at 1.5 s)
+        // is passed, and stage 3 (at 1.7 s) is sent. Before the fix the refusal ended the run.
+        try waitFor("stage 3's carrier", timeout: 10) {
             XCTAssertNil(try loop.tick())
-            usleep(20_000)
+            return try host.value(of: "/entrain/carrier") == 300
         }
         XCTAssertEqual(transport.state, .playing, "the session goes on")
-        try waitFor("stage 3's carrier") { try host.value(of: "/entrain/carrier") == 300 }
     }
 }
 
