@@ -229,10 +229,14 @@ def track(v, fps, hop, sr, cfg, snd, trace=None):
             bf = to_judge
             to_judge = -1
             pw = cfg.get("pw", 2)
-            pk = [max(v[max(0, bf - j * n - pw):bf - j * n + pw + 1], default=0) if bf - j * n + pw + 1 > 0 else 0 for j in range(4)]
+            g = cfg.get("pwgrow", 0.0)
+            pk = [max(v[max(0, bf - j * n - pw - int(round(g * j * n))):bf - j * n + pw + int(round(g * j * n)) + 1], default=0) if bf - j * n + pw + 1 > 0 else 0 for j in range(4)]
             lo = max(0, bf + 2 - 4 * n)
             mean = float(np.mean(v[lo:i + 1])) if i + 1 > lo else 0
-            heard = all(pk[j] > mean for j in range(3))
+            # at least k of the last m beats peaked above the mean (as Swift: 2 of the 4; before
+            # 2026-11-27 each of the last three, [3, 3])
+            k_, m_ = cfg.get("heard", (2, 4))
+            heard = sum(pk[j] > mean for j in range(m_)) >= k_
             contrast = np.mean(pk) / mean if mean > 0 else 0
             conf = 1 - 1.5 / contrast if contrast > 1.5 else 0
             conf_ok = heard and mean > 0 and conf >= cfg.get("cmin", 0.6)

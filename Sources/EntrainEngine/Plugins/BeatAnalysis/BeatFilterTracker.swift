@@ -8,8 +8,8 @@ import Foundation
 /// Confidence is the grid's contrast: the activation's peaks on the grid's last four beats (at
 /// its current tempo and phase) against its mean over them (noise about 1.5, sustained pads up
 /// to about 2.4, drums 5 to 25), mapped to 1 − 1.5 / contrast. Beats go out once it reaches
-/// `/beat/confidence/min` (0.6: a contrast of 3.75) and each of the last three beats was heard,
-/// while the input sounds, and keep going through a break until the input stops sounding for
+/// `/beat/confidence/min` (0.6: a contrast of 3.75) and at least two of those four beats were
+/// heard, while the input sounds, and keep going through a break until the input stops sounding for
 /// 1.5 beats (falls silent for 0.75 after a beat without an attack) or no onset came for 16 beats.
 struct BeatFilterTracker {
     struct Beat {
@@ -250,14 +250,16 @@ struct BeatFilterTracker {
     /// tempo, against the activation's mean over those four beats. Read on the grid as it stands,
     /// not on the beats the filter passed while it was still settling (those wandered, and four
     /// good beats had to go by before the contrast showed: songs locked in 2–3.4 s). The music
-    /// counts as heard on the grid when each of its last three beats peaks above that mean:
-    /// silence before the music never does.
+    /// counts as heard on the grid when at least two of those four beats peak above that mean:
+    /// silence before the music never does, nor do noise and pads. Each of the last three, as
+    /// before, waited a beat more on every song and held back grooves whose kick falls on every
+    /// other beat (lmms-cpu-128's intro, a half-time feel) until the rest of the kit came in.
     private mutating func judge() {
         guard toJudge >= 0, frameIndex >= toJudge + 2 else { return }
         let beatFrame = toJudge, interval = space.intervals[space.tempo]
         toJudge = -1
         let oldest = frameIndex - recentCapacity + 1
-        var peakSum = 0.0, heard = true
+        var peakSum = 0.0, heardCount = 0
         for k in 0..<Self.judgedBeats {
             let top = peak(around: beatFrame - k * interval)
             peaks[k] = top
@@ -272,9 +274,9 @@ struct BeatFilterTracker {
             }
         }
         let mean = count > 0 ? sum / Double(count) : 0
-        for k in 0..<Self.heardBeats where peaks[k] <= mean { heard = false }
+        for k in 0..<Self.judgedBeats where peaks[k] > mean { heardCount += 1 }
         judgeLevel(beatFrame: beatFrame, interval: interval)
-        gridHeard = heard && mean > 0
+        gridHeard = heardCount >= Self.heardBeats && mean > 0
         let contrast = mean > 0 ? peakSum / Double(Self.judgedBeats) / mean : 0
         gridConfidence = contrast > 1.5 ? Float(1 - 1.5 / contrast) : 0
         var sounded = 0
@@ -338,10 +340,10 @@ struct BeatFilterTracker {
     private var lastBeatHeard = false
 
 
-    /// Beats of the grid the contrast is read over, and of those the last ones that must each
-    /// stand above the mean before beats go out.
+    /// Beats of the grid the contrast is read over, and how many of those must stand above the
+    /// mean before beats go out.
     static var judgedBeats: Int { 4 }
-    static var heardBeats: Int { 3 }
+    static var heardBeats: Int { 2 }
     private var gridHeard = false
 
     /// A beat of the grid on `frame`, unless one was decided less than 0.7 beats before it: put on
