@@ -14,8 +14,8 @@ extension JackClient {
         }
     }
 
-    /// From the control loop too: a callback missed between two steps is not left waiting.
-    func recomputeMissedLatencies(_ held: Held) {
+    /// A callback is missed only while the gate is held: asked for again as `withJack` leaves it.
+    private func recomputeMissedLatencies(_ held: Held) {
         guard context.pointee.callGate.takeMissed(), let client = held.client, held.active, !serverGone else { return }
         // Outside the gate: the callbacks this asks for must find it free.
         jack_recompute_total_latencies(client)

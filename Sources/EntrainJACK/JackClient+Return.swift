@@ -73,7 +73,6 @@ extension JackClient {
         if context.pointee.connectionsChanged.exchange(false, ordering: .relaxed) {
             held.withLock { $0.connectionsChangedAt = now }
         }
-        held.withLock { recomputeMissedLatencies($0) }
         withJack { held in
             guard let client = held.client, held.active, !serverGone else { return }
             if !held.pending.isEmpty && now < held.pendingUntil { connectPending(&held, client) }

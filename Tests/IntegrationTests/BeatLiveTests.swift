@@ -41,16 +41,15 @@ final class BeatLiveTests: LiveClientTestCase {
         }
         let onsetScore = BeatMetrics.evaluateOnsets(reference: played(item.onsets), estimated: onsets)
         let beatScore = BeatMetrics.evaluateBeats(reference: played(item.beats), estimated: beats)
-        // Time tags carry the attack's own time. The player's clock and ours are two estimates of
-        // JACK's time (each client's DLL, read at different moments), so their offset is only
-        // checked loosely; the spread around it is the stamping's own precision. All of these are
-        // judged on the time tags, which an xrun can move (the estimates wobble for a few cycles
-        // after one, a loaded machine's by tens of ms): a miss among them is the take's.
+        // Time tags carry the attack's own time, on JACK's clock as we read it in a recent cycle;
+        // the truth is on the same clock as the player read it. All of these are judged on the
+        // time tags, which an xrun can move (the clock's filter wobbles for a few cycles after
+        // one, a loaded machine's by tens of ms): a miss among them is the take's.
         var misses: [String] = []
         if onsetScore.f < 0.95 { misses.append(String(format: "onset F-measure (±50 ms) %.3f, not 0.95: %d onsets for %d", onsetScore.f, onsets.count, item.onsets.count)) }
         if beatScore.events.f < 0.95 { misses.append(String(format: "beat F-measure (±70 ms, after 5 s) %.3f, not 0.95: %d beats", beatScore.events.f, beats.count)) }
         let median = try XCTUnwrap(onsetScore.medianErrorMs)
-        if abs(median) >= 10 { misses.append(String(format: "median onset time-tag error %.1f ms, not within 10", median)) }
+        if abs(median) >= 2 { misses.append(String(format: "median onset time-tag error %.1f ms, not within 2", median)) }
         if abs((beatScore.events.medianErrorMs ?? 99) - median) >= 3 {
             misses.append(String(format: "beats %.1f ms off the onsets, not within 3", (beatScore.events.medianErrorMs ?? 99) - median))
         }
@@ -81,14 +80,17 @@ final class BeatLiveTests: LiveClientTestCase {
         let arrivals = received.filter { $0.message.message.address == "/beat/onset" }
             .map { ($0.arrival - $0.message.timetag.unixTime) * 1000 }.sorted()
         if !arrivals.isEmpty {
-            print(String(format: "live: onset F %.3f, beat F %.3f, tempo %.2f BPM, onset time tags %+.2f ms from the truth (p90 spread %.2f ms); arrival at the receiver minus the time tag: median %.1f ms, p95 %.1f ms (period %d frames)",
-                         onsetScore.f, beatScore.events.f, bpms.last ?? 0, median, p90,
+            print(String(format: "live: onset F %.3f, beat F %.3f, tempo %.2f BPM, onset time tags %+.2f ms from the truth (p90 spread %.2f ms), beats %+.2f ms; arrival at the receiver minus the time tag: median %.1f ms, p95 %.1f ms (period %d frames)",
+                         onsetScore.f, beatScore.events.f, bpms.last ?? 0, median, p90, beatScore.events.medianErrorMs ?? .nan,
                          arrivals[arrivals.count / 2], arrivals[arrivals.count * 95 / 100], server.period))
             print("live: the player lost \(drums.timeline.losses.count) cycle(s) to xruns")
         }
-        // Mostly 0.02 ms; but runs under load have given 3.7–4.3 ms with no xrun reported (cause
-        // not yet found: docs/beat-analysis.md), so the bound is a period (5.3 ms), not 1.5 ms.
-        let bound = 1000 * Double(server.period) / Double(server.sampleRate)
+        // The truth is placed by JACK's clock as the player read it in the cycle that played each
+        // sample, the clock our time tags come from: the tags land on it within microseconds
+        // (after the run, `jack_frames_to_time` extrapolated one filtered period over the whole
+        // song and put 3.7–4.8 ms of drift between them). Two clients' reads of a clock an xrun
+        // disturbs differ, and such a take is taken again.
+        let bound = 1.5
         if p90 >= bound { misses.append(String(format: "90 %% of onset time tags within %.2f ms of the median offset, not %.1f", p90, bound)) }
         return (misses.isEmpty ? nil : misses.joined(separator: "; "), rec.xruns + drums.timeline.losses.count)
     }

@@ -15,6 +15,8 @@ public struct CycleLog: ~Copyable {
     private let lengths: UnsafeMutablePointer<UInt32>
     private let positions: UnsafeMutablePointer<Int>
     private let transportFrames: UnsafeMutablePointer<Int>
+    private let clockFrames: UnsafeMutablePointer<UInt32>
+    private let clockMicros: UnsafeMutablePointer<UInt64>
     private let capacity: Int
     private let count = Atomic<Int>(0)
 
@@ -24,6 +26,8 @@ public struct CycleLog: ~Copyable {
         lengths = .allocate(capacity: capacity)
         positions = .allocate(capacity: capacity)
         transportFrames = .allocate(capacity: capacity)
+        clockFrames = .allocate(capacity: capacity)
+        clockMicros = .allocate(capacity: capacity)
     }
 
     deinit {
@@ -31,6 +35,8 @@ public struct CycleLog: ~Copyable {
         lengths.deallocate()
         positions.deallocate()
         transportFrames.deallocate()
+        clockFrames.deallocate()
+        clockMicros.deallocate()
     }
 
     /// From the process callback: this cycle's frame and length, and the client's count at its
@@ -41,6 +47,13 @@ public struct CycleLog: ~Copyable {
         frames[n] = jack_last_frame_time(client)
         lengths[n] = length
         positions[n] = position
+        // JACK's clock at this cycle (the filtered start time of the frame it names), as the
+        // client under test reads it for its own time tags.
+        var cycleFrame: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
+        var period: Float = 0
+        if jack_get_cycle_times(client, &cycleFrame, &current, &next, &period) != 0 { current = 0 }
+        clockFrames[n] = cycleFrame
+        clockMicros[n] = current
         if transport {
             var state = jack_position_t()
             transportFrames[n] = jack_transport_query(client, &state) == JackTransportRolling ? Int(state.frame) : -1
@@ -57,7 +70,8 @@ public struct CycleLog: ~Copyable {
     public var cycles: CycleTimeline {
         let n = count.load(ordering: .acquiring)
         var list = (0..<n).map { k in
-            CycleTimeline.Cycle(frame: Int(frames[k]), length: Int(lengths[k]), position: positions[k], transportFrame: transportFrames[k])
+            CycleTimeline.Cycle(frame: Int(frames[k]), length: Int(lengths[k]), position: positions[k], transportFrame: transportFrames[k],
+                                clockFrame: Int(clockFrames[k]), clockMicros: clockMicros[k])
         }
         // jackd2 adds a cycle's length to its frame counter as the cycle begins, so the frames of
         // two cycles in a row differ by the second one's length. Less than that means the first
@@ -72,6 +86,11 @@ public struct CycleLog: ~Copyable {
                 list[k - 1].transportFrame = list[k].transportFrame - list[k - 1].length
             }
         }
+        // The clock's frame is the cycle's own or, read late, the next one's: near `frame` either way.
+        for k in list.indices {
+            let delta = Int32(bitPattern: UInt32(truncatingIfNeeded: list[k].clockFrame) &- UInt32(truncatingIfNeeded: list[k].frame))
+            list[k].clockFrame = list[k].frame + Int(delta)
+        }
         return CycleTimeline(cycles: list)
     }
 }
@@ -85,6 +104,9 @@ public struct CycleTimeline: Sendable {
         public var length: Int
         public var position: Int
         public var transportFrame: Int
+        /// JACK's clock in this cycle: a frame and its filtered time (µs, 0 when unread).
+        public var clockFrame = 0
+        public var clockMicros: UInt64 = 0
     }
 
     public let cycles: [Cycle]
@@ -129,6 +151,20 @@ public struct CycleTimeline: Sendable {
     /// JACK's frame of the client's count `position` (the cycle's frame plus the offset in it).
     public func jackFrame(of position: Int) -> Int? {
         cycle(holding: position).map { $0.frame + position - $0.position }
+    }
+
+    /// JACK's time (µs) of JACK frame `frame` by the clock read in the cycle nearest it, at the
+    /// nominal `sampleRate`, as the client under test stamps its events: the filtered clock of a
+    /// cycle seconds away (`jack_frames_to_time` after the run) drifts from it by milliseconds
+    /// over a song. Nil without a clock read.
+    public func jackMicros(ofFrame frame: Int, sampleRate: Double) -> Double? {
+        var low = 0, high = cycles.count - 1
+        while low < high {  // the last cycle whose clock frame is at or before `frame`
+            let mid = (low + high + 1) / 2
+            if cycles[mid].clockFrame <= frame { low = mid } else { high = mid - 1 }
+        }
+        guard cycles.indices.contains(low), cycles[low].clockMicros > 0 else { return nil }
+        return Double(cycles[low].clockMicros) + Double(frame - cycles[low].clockFrame) * 1e6 / sampleRate
     }
 
     /// The transport's frame at the client's count `position`, if it was rolling in that cycle.

@@ -96,9 +96,11 @@ public final class JackPlayer {
     /// Unix time at which the first sample was played (nil before it was).
     public var startUnixTime: Double? { startFrame.map(unixTime(ofJackFrame:)) }
 
-    /// Unix time of a JACK frame (JACK's own clock mapped onto the wall clock now).
+    /// Unix time of a JACK frame: JACK's clock as read in the played cycle nearest it (see
+    /// `CycleTimeline.jackMicros`), else as JACK maps it now; mapped onto the wall clock now.
     public func unixTime(ofJackFrame frame: Int) -> Double {
-        let micros = Double(jack_frames_to_time(client, jack_nframes_t(truncatingIfNeeded: frame)))
+        let micros = timeline.jackMicros(ofFrame: frame, sampleRate: sampleRate)
+            ?? Double(jack_frames_to_time(client, jack_nframes_t(truncatingIfNeeded: frame)))
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         let wallNow = Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
