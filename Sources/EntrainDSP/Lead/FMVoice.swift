@@ -122,14 +122,15 @@ public struct FMVoice {
     /// Cut the note short (its voice is needed): it stops now.
     public mutating func stop() { active = false }
 
-    /// The next stereo frame (`sine`: the operators' waveform).
+    /// The next stereo frame.
     @inline(__always)
-    public mutating func next(_ sine: SineTable) -> SIMD2<Float> {
+    public mutating func next() -> SIMD2<Float> {
         let n = age
         age += 1
         // Modulator outputs (Hz of frequency deviation) from the current phases.
-        let sines = SIMD4<Double>(sine(phase[0]), sine(phase[1]), sine(phase[2]), sine(phase[3]))
-        let out = sines * depth
+        // All six operators read the phases the frame starts with: modulators, then carriers.
+        let out = OperatorSine.of(phase) * depth
+        let carrierSines = OperatorSine.of(carrierPhase)
         depth.replace(with: depth * depthFactor, where: SIMD4<Int64>(repeating: Int64(n)) .< depthFrames)
         var into = SIMD4<Double>(repeating: 0)  // extra frequency of each modulator
         var c1 = 0.0, c2 = 0.0
@@ -149,11 +150,11 @@ public struct FMVoice {
         }
         let moved = phase + (modulatorFrequency + into) * inverseRate
         phase = SIMD4(Self.wrap(moved[0]), Self.wrap(moved[1]), Self.wrap(moved[2]), Self.wrap(moved[3]))
-        let s1 = sine(carrierPhase[0])
+        let s1 = carrierSines[0]
         envelopeStep(n)
         let y: SIMD2<Float>
         if carrier2Gain != 0 {  // carrier 2 muted (dx17, or no mix) costs nothing
-            let s2 = sine(carrierPhase[1])
+            let s2 = carrierSines[1]
             let moved = carrierPhase + SIMD2(f + c1, f2 + c2) * inverseRate
             carrierPhase = SIMD2(Self.wrap(moved[0]), Self.wrap(moved[1]))
             y = filters.process(SIMD2(Float(s1 * env1), Float(s2 * env2) * carrier2Gain))
