@@ -6,6 +6,10 @@ import XCTest
 /// The lead's FM voice measured in its own output: Bessel sideband levels, routings, envelope.
 final class FMVoiceTests: XCTestCase {
     let rate = 48_000.0
+    let sine = SineTable()
+
+    override func tearDown() { sine.deallocate() }
+
     /// A steady patch: one carrier, no transient, a filter far above the partials, the
     /// modulation depth constant (sustain fraction 1).
     func steadyPatch(index: Double, algorithm: FMPatch.Algorithm = .parallel) -> FMPatch {
@@ -25,8 +29,8 @@ final class FMVoiceTests: XCTestCase {
     func render(_ note: FMNote, seconds: Double, skip: Double = 0.2) -> [Float] {
         var voice = FMVoice()
         voice.start(note, sampleRate: rate)
-        for _ in 0..<Int(skip * rate) { _ = voice.next() }
-        return (0..<Int(seconds * rate)).map { _ in voice.next().x }
+        for _ in 0..<Int(skip * rate) { _ = voice.next(sine) }
+        return (0..<Int(seconds * rate)).map { _ in voice.next(sine).x }
     }
 
     /// J_n(x) by its power series (plenty for x ≤ 3).
@@ -129,7 +133,7 @@ final class FMVoiceTests: XCTestCase {
         var voice = FMVoice()
         voice.start(note, sampleRate: rate)
         var out: [Float] = []
-        while voice.active && out.count < Int(3 * rate) { out.append(voice.next().x) }
+        while voice.active && out.count < Int(3 * rate) { out.append(voice.next(sine).x) }
         func level(at t: Double) -> Float { Measure.peak(out[Int(t * rate)..<Int(t * rate) + 480]) }
         let pan = Float(cos(Double.pi / 4))
         XCTAssertEqual(level(at: 0.095), pan, accuracy: 0.03, "peak at the attack")

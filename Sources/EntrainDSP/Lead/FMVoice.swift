@@ -128,15 +128,16 @@ public struct FMVoice {
     /// Cut the note short (its voice is needed): it stops now.
     public mutating func stop() { active = false }
 
-    /// The next stereo frame.
+    /// The next stereo frame (`sine`: the operators' waveform).
     @inline(__always)
-    public mutating func next() -> SIMD2<Float> {
+    public mutating func next(_ sine: SineTable) -> SIMD2<Float> {
         let n = age
         age += 1
-        // Modulator outputs (Hz of frequency deviation) from the current phases.
-        // All six operators read the phases the frame starts with: modulators, then carriers.
-        let out = OperatorSine.of(phase) * depth
-        let carrierSines = OperatorSine.of(carrierPhase)
+        // Modulator outputs (Hz of frequency deviation) from the current phases; the carriers'
+        // sines too (from the phases the frame starts with, as before).
+        let sines = SIMD4<Double>(sine(phase[0]), sine(phase[1]), sine(phase[2]), sine(phase[3]))
+        let out = sines * depth
+        let carrierSines = SIMD2<Double>(sine(carrierPhase[0]), sine(carrierPhase[1]))
         if n == nextRampEnd { endRamps(at: n) }
         depth *= depthFactor
         var into = SIMD4<Double>(repeating: 0)  // extra frequency of each modulator
@@ -179,11 +180,15 @@ public struct FMVoice {
         }
     }
 
+    /// x + this − this rounds x to the nearest integer (|x| < 2^51) without a rounding
+    /// instruction, which baseline x86-64 (SSE2) does not have.
+    static let roundingBias = 6_755_399_441_055_744.0  // 2^52 + 2^51
+
     /// x − ⌊x⌋ lane by lane (|x| < 2^51), with no branch per lane: inside [0, 1) (most frames)
     /// the floor is 0 and x comes back as it was.
     @inline(__always)
     static func wrap<V: SIMD>(_ x: V) -> V where V.Scalar == Double {
-        var whole = (x + OperatorSine.roundingBias) - OperatorSine.roundingBias  // nearest integer
+        var whole = (x + roundingBias) - roundingBias  // nearest integer
         whole.replace(with: whole - 1, where: whole .> x)
         return x - whole
     }

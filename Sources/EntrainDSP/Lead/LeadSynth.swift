@@ -16,6 +16,7 @@ public struct LeadSynth {
     /// The notes' sum for up to `scratchFrames` frames (left, then right).
     let notes: UnsafeMutablePointer<Float>
     static var scratchFrames: Int { 256 }
+    let sine = SineTable()
     let sampleRate: Double
     var filterL = WebAudioBiquad(), filterR = WebAudioBiquad()
     public var delay: PingPongDelay
@@ -40,6 +41,7 @@ public struct LeadSynth {
         voices.deallocate()
         notes.deallocate()
         delay.deallocate()
+        sine.deallocate()
     }
 
     #if REALTIME_CHECKED
@@ -105,7 +107,7 @@ public struct LeadSynth {
             var voice = voices[i]
             var n = 0
             while n < frames && voice.active {
-                let s = voice.next()
+                let s = voice.next(sine)
                 left[n] += s.x
                 right[n] += s.y
                 n += 1
