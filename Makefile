@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/entrain
 
-.PHONY: all deps build build-portable run test bench bench-live bench-osc beat-compare demo install uninstall man clean fuzz soak deb deb-test dist
+.PHONY: all deps build run test bench bench-live bench-osc beat-compare demo install uninstall man clean fuzz soak deb deb-test dist
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -14,19 +14,9 @@ deps:
 
 # Optimised build; it also carries the compile-time real-time proof (@_noLocks on Engine.render).
 # The commit goes into `entrain --version` through an untracked header (scripts/stamp-commit.sh).
-# Tuned for this machine's CPU when it has AVX2 and FMA (scripts/host-cpu-flags.sh; the same
-# samples); ENTRAIN_PORTABLE=1 builds for any x86-64. Packages take the portable build below.
 build: deps
 	@scripts/stamp-commit.sh
-	$(SWIFT) build -c release $(shell scripts/host-cpu-flags.sh)
-
-# The binary for other machines (make deb, make dist): baseline x86-64, in its own folder so
-# switching between the two does not rebuild either.
-PORTABLE_BUILD := .build-portable
-PORTABLE_BIN := $(PORTABLE_BUILD)/release/entrain
-build-portable: deps
-	@scripts/stamp-commit.sh
-	$(SWIFT) build -c release --scratch-path $(PORTABLE_BUILD)
+	$(SWIFT) build -c release
 
 # Play the default alpha-band program until Ctrl-C. Extra client options: make run ARGS="--beat 6".
 run: build
@@ -111,13 +101,13 @@ uninstall:
 # installs it into a cached Debian 12 root without Swift and plays, renders, serves the page and
 # removes it there (needs root and the Debian mirror; minutes, so not part of make test).
 # dist adds the source tarball beside it. docs/install.md.
-deb: build-portable
+deb: build
 	@scripts/install-deps.sh lintian
-	@ENTRAIN_BINARY=$(CURDIR)/$(PORTABLE_BIN) scripts/make-deb.sh
+	@scripts/make-deb.sh
 
 deb-test: deb
 	@scripts/install-deps.sh debootstrap
-	@ENTRAIN_BINARY=$(CURDIR)/$(PORTABLE_BIN) scripts/deb-test.sh
+	@scripts/deb-test.sh
 
 dist: deb
 	@scripts/make-dist.sh
@@ -127,4 +117,4 @@ man: build
 	$(BIN) manual --out man
 
 clean:
-	rm -rf .build $(PORTABLE_BUILD) dist
+	rm -rf .build dist

@@ -34,7 +34,7 @@ fi
 [ "$(id -u)" -eq 0 ] || { echo "deb-test: needs root (debootstrap, mounts, chroot): sudo make deb-test" >&2; exit 1; }
 version="$("$here/scripts/release-version.sh")"
 deb="$here/dist/entrain_${version}_$(dpkg --print-architecture).deb"
-bin="${ENTRAIN_BINARY:-$here/.build/release/entrain}"  # make deb-test: the portable build the package holds
+bin="$here/.build/release/entrain"
 [ -f "$deb" ] || { echo "deb-test: no $deb (run \`make deb\` first)" >&2; exit 1; }
 started=$(date +%s)
 
