@@ -18,8 +18,13 @@ public struct FMVoice {
     var modulatorFrequency = SIMD4<Double>(repeating: 0)
     var phase = SIMD4<Double>(repeating: 0)
     var depth = SIMD4<Double>(repeating: 0)
+    /// Each modulator's depth factor per frame while its ramp lasts, 1 once it has ended (× 1 is
+    /// exact: the depth holds, as the frame-count check per lane did, without 64-bit integer
+    /// lane comparisons, which baseline x86-64 lacks).
     var depthFactor = SIMD4<Double>(repeating: 1)
     var depthFrames = SIMD4<Int64>(repeating: 0)
+    /// The next frame at which a ramp ends (`endRamps`), .max when none is left.
+    var nextRampEnd = Int.max
     var carrierPhase = SIMD2<Double>(repeating: 0)  // c1, c2
     // Amplitude envelope breakpoints (frames) and levels.
     var attackFrames = 0, decayEnd = 0, holdEnd = 0, releaseEnd = 0
@@ -70,6 +75,7 @@ public struct FMVoice {
             // An exponential ramp from 0 holds 0 (Web Audio); otherwise a constant ratio per frame.
             depthFactor[k] = start > 0 ? Self.ratio(from: start, to: end, frames: frames) : 1
         }
+        nextRampEnd = Int(depthFrames.min())
         attackFrames = max(1, Int(p.attack * rate))
         decayEnd = max(attackFrames + 1, Int((p.attack + p.decay) * rate))
         holdEnd = decayEnd + Int(p.hold * rate)
@@ -127,10 +133,13 @@ public struct FMVoice {
     public mutating func next(_ sine: SineTable) -> SIMD2<Float> {
         let n = age
         age += 1
-        // Modulator outputs (Hz of frequency deviation) from the current phases.
+        // Modulator outputs (Hz of frequency deviation) from the current phases; the carriers'
+        // sines too (from the phases the frame starts with, as before).
         let sines = SIMD4<Double>(sine(phase[0]), sine(phase[1]), sine(phase[2]), sine(phase[3]))
         let out = sines * depth
-        depth.replace(with: depth * depthFactor, where: SIMD4<Int64>(repeating: Int64(n)) .< depthFrames)
+        let carrierSines = SIMD2<Double>(sine(carrierPhase[0]), sine(carrierPhase[1]))
+        if n == nextRampEnd { endRamps(at: n) }
+        depth *= depthFactor
         var into = SIMD4<Double>(repeating: 0)  // extra frequency of each modulator
         var c1 = 0.0, c2 = 0.0
         switch algorithm {
@@ -147,20 +156,14 @@ public struct FMVoice {
             into[2] = out[1] + out[3]
             c1 = out[0] + out[2]
         }
-        let moved = phase + (modulatorFrequency + into) * inverseRate
-        phase = SIMD4(Self.wrap(moved[0]), Self.wrap(moved[1]), Self.wrap(moved[2]), Self.wrap(moved[3]))
-        let s1 = sine(carrierPhase[0])
+        phase = Self.wrap(phase + (modulatorFrequency + into) * inverseRate)
+        let s1 = carrierSines[0]
         envelopeStep(n)
-        let y: SIMD2<Float>
-        if carrier2Gain != 0 {  // carrier 2 muted (dx17, or no mix) costs nothing
-            let s2 = sine(carrierPhase[1])
-            let moved = carrierPhase + SIMD2(f + c1, f2 + c2) * inverseRate
-            carrierPhase = SIMD2(Self.wrap(moved[0]), Self.wrap(moved[1]))
-            y = filters.process(SIMD2(Float(s1 * env1), Float(s2 * env2) * carrier2Gain))
-        } else {
-            carrierPhase[0] = Self.wrap(carrierPhase[0] + (f + c1) * inverseRate)
-            y = filters.process(SIMD2(Float(s1 * env1), 0))
-        }
+        // Carrier 2 runs in its lane even when muted (dx17, or no mix): its lane is not heard then,
+        // and one pass over both lanes costs what carrier 1 alone did.
+        let s2 = carrierSines[1]
+        carrierPhase = Self.wrap(carrierPhase + SIMD2(f + c1, f2 + c2) * inverseRate)
+        let y = filters.process(SIMD2(Float(s1 * env1), Float(s2 * env2) * carrier2Gain))
         var frame = pan1 * y[0]
         if carrier2Gain != 0 { frame += pan2 * y[1] }
         if n < transientFrames { frame += SIMD2(repeating: transient() * noteGain) }
@@ -168,10 +171,26 @@ public struct FMVoice {
         return frame
     }
 
+    /// Ramps that end at frame `n` hold their depth from now on.
+    mutating func endRamps(at n: Int) {
+        nextRampEnd = .max
+        for k in 0..<4 {
+            let end = Int(depthFrames[k])
+            if end <= n { depthFactor[k] = 1 } else { nextRampEnd = min(nextRampEnd, end) }
+        }
+    }
+
+    /// x + this − this rounds x to the nearest integer (|x| < 2^51) without a rounding
+    /// instruction, which baseline x86-64 (SSE2) does not have.
+    static let roundingBias = 6_755_399_441_055_744.0  // 2^52 + 2^51
+
+    /// x − ⌊x⌋ lane by lane (|x| < 2^51), with no branch per lane: inside [0, 1) (most frames)
+    /// the floor is 0 and x comes back as it was.
     @inline(__always)
-    static func wrap(_ x: Double) -> Double {
-        // Inside [0, 1) already (most frames), x − floor(x) is x: the floor only when it wraps.
-        x >= 1 || x < 0 ? x - FastMath.floor(x) : x
+    static func wrap<V: SIMD>(_ x: V) -> V where V.Scalar == Double {
+        var whole = (x + roundingBias) - roundingBias  // nearest integer
+        whole.replace(with: whole - 1, where: whole .> x)
+        return x - whole
     }
 
     @inline(__always)
