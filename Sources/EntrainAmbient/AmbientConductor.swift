@@ -31,7 +31,10 @@ public final class AmbientConductor: @unchecked Sendable {
     private var clock: @Sendable () -> Moment
     private var sampleRate: Double
     private var lookahead: Int64
-    private var current: KesshoState
+    private var current: KesshoState { didSet { homeDrumLanes = nil } }
+    /// The drum lanes as `current` sets them, kept until it changes: the pump asks at every hit,
+    /// and reading them walks some forty keys of the state by name.
+    private var homeDrumLanes: [DrumLanes.Lane?]?
     private var sliders: KesshoSliders
     private var walk: KesshoSliderWalk?
     private var nextWalkFrame: Int64 = .max
@@ -472,9 +475,17 @@ public final class AmbientConductor: @unchecked Sendable {
         }
     }
 
+    /// The lanes the state sets, before any evolution.
+    private var drumLanesHome: [DrumLanes.Lane?] {
+        if let lanes = homeDrumLanes { return lanes }
+        let lanes = DrumLanes.lanes(current)
+        homeDrumLanes = lanes
+        return lanes
+    }
+
     /// The lanes now: each evolving one as it has wandered from its sliders.
     private var drumLanesNow: [DrumLanes.Lane?] {
-        DrumLanes.lanes(current).enumerated().map { l, lane in
+        drumLanesHome.enumerated().map { l, lane in
             guard let lane, evolveSettings[l].on else { return lane }
             return evolutions[l].apply(to: lane, homeHits: lane.hits, homeRotation: lane.rotation)
         }
@@ -482,7 +493,7 @@ public final class AmbientConductor: @unchecked Sendable {
 
     /// The earliest bar boundary at which an evolving lane ticks.
     private func nextEvolveFrame() -> Int64 {
-        let clock = drumClock, lanes = DrumLanes.lanes(current)
+        let clock = drumClock, lanes = drumLanesHome
         var best = Int64.max
         for l in 0..<4 where evolveSettings[l].on && lanes[l] != nil {
             var frame = clock.frame(ofBeat: 4 * Double(nextEvolveBar[l]))
@@ -497,7 +508,7 @@ public final class AmbientConductor: @unchecked Sendable {
 
     /// Bar boundary `frame`: every evolving lane due there drifts one tick.
     private func evolveDrums(at frame: Int64) {
-        let clock = drumClock, lanes = DrumLanes.lanes(current)
+        let clock = drumClock, lanes = drumLanesHome
         for l in 0..<4 where evolveSettings[l].on {
             guard let home = lanes[l], clock.frame(ofBeat: 4 * Double(nextEvolveBar[l])) <= frame else { continue }
             evolutions[l].tick(intensity: evolveSettings[l].intensity, home: home)
