@@ -13,7 +13,8 @@ final class AmbientRhythmTests: XCTestCase {
 
     func run(_ state: KesshoState, settings: [ConductorSetting] = [], seconds: Double, source: AmbientTempoSource = .phrase,
              external: ExternalBeat? = nil, seed: UInt64 = 9,
-             changes: [(seconds: Double, setting: ConductorSetting)] = []) throws -> [AmbientEvent] {
+             changes: [(seconds: Double, setting: ConductorSetting)] = [],
+             stateChanges: [(seconds: Double, key: String, value: KesshoValue)] = []) throws -> [AmbientEvent] {
         let clock = Clock()
         let host = try EngineHost(sampleRate: 48_000)
         let conductor = AmbientConductor(host: host, state: state, settings: settings, seed: seed, lookaheadSeconds: 0.1) {
@@ -28,6 +29,7 @@ final class AmbientRhythmTests: XCTestCase {
         while clock.frame < Int64(seconds * 48_000) {
             clock.frame += 2_400
             for c in changes where Int64(c.seconds * 48_000) == clock.frame { try conductor.set(c.setting) }
+            for c in stateChanges where Int64(c.seconds * 48_000) == clock.frame { try conductor.set(c.key, c.value) }
             try conductor.pump()
             drain()
         }
@@ -144,6 +146,21 @@ final class AmbientRhythmTests: XCTestCase {
         XCTAssertEqual(events.filter { $0.hit.voice == .kick }.map(\.frame), kicks.filter { $0 <= 4 * 48_000 })
         XCTAssertEqual(events.filter { $0.hit.voice == .beepHi }.map(\.frame), beeps.filter { $0 <= 4 * 48_000 })
         XCTAssertEqual(events.first { $0.hit.voice == .kick }?.hit.frequency, 55, "the state's voice keys")
+    }
+
+    /// A lane's pattern changed while playing is the one its hits follow from then on (the
+    /// conductor keeps the lanes between state changes): lane 1 from (8, 5) to (8, 2) at 2 s.
+    func testALaneChangedWhilePlayingIsTheOneItsHitsFollow() throws {
+        let events = try run(drumState(), seconds: 4, stateChanges: [(2, "drumEuclid1Hits", .number(2))])
+        let kicks = events.filter { $0.kind == .drumHit && $0.hit.voice == .kick }.map(\.frame)
+        func steps(_ pattern: [Bool], _ range: ClosedRange<Int>) -> [Int64] {
+            range.filter { pattern[$0 % 8] }.map { Int64($0) * 12_000 }  // 0.25 s steps
+        }
+        let before = steps(KesshoEuclid.drumPattern(steps: 8, hits: 5, rotation: 0), 0...7)
+        let after = steps(KesshoEuclid.drumPattern(steps: 8, hits: 2, rotation: 0), 9...16)
+        XCTAssertEqual(kicks.filter { $0 < 2 * 48_000 }, before)
+        // Hits already queued within the 0.1 s look-ahead keep the old pattern; later ones the new.
+        XCTAssertEqual(kicks.filter { $0 > 2 * 48_000 + 4_800 }, after)
     }
 
     /// The same preset, seed and start give the same events, notes and hits included.
