@@ -76,7 +76,7 @@ public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
 
     /// Linux's SO_TIMESTAMPNS and SIOCGSTAMPNS (the datagram just read's kernel stamp, Unix time).
     static var timestampNanoseconds: Int32 { 35 }
-    static var lastStamp: UInt { 0x8907 }
+    static var stampOfLastDatagram: UInt { 0x8907 }
 
     /// When the datagram just read reached the socket: monotonic and Unix seconds, from the
     /// kernel's stamp (now, if there is none or it is not plausible).
@@ -86,7 +86,7 @@ public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
         clock_gettime(CLOCK_REALTIME, &realtime)
         let now = Double(monotonic.tv_sec) + Double(monotonic.tv_nsec) / 1e9
         let unixNow = Double(realtime.tv_sec) + Double(realtime.tv_nsec) / 1e9
-        let unix = kernelStamps && ioctl(fd, Self.lastStamp, &stamp) == 0 ? Double(stamp.tv_sec) + Double(stamp.tv_nsec) / 1e9 : 0
+        let unix = kernelStamps && ioctl(fd, Self.stampOfLastDatagram, &stamp) == 0 ? Double(stamp.tv_sec) + Double(stamp.tv_nsec) / 1e9 : 0
         // No stamp (it reads as 1970), or not a plausible one.
         guard unixNow - unix >= 0, unixNow - unix < 5 else { return (now, unixNow) }
         return (now - (unixNow - unix), unix)
