@@ -135,19 +135,22 @@ final class TransportLiveTests: LiveClientTestCase {
         let wraps = zip(positions, positions.dropFirst()).filter { Int($1.beats) > Int($0.beats) }
             .map { $0.1.beatStart(sampleRate: rate) }.filter { $0 > from && $0 < to }
         XCTAssertGreaterThan(wraps.count, 15)
-        // The MIDI clock's beat notes where it runs steadily on the detected beats (beats before and
-        // after of the tempo's length; while it glides onto them they are 5 % longer or shorter),
-        // to print how far they are from the ticks.
+        // The MIDI clock's beat notes where it runs steadily on the detected beats (a beat and the
+        // next within 0.5 % of each other's length, within 1 % of the median; while it glides onto
+        // a new tempo or phase they differ by up to 5 %), to print how far they are from the
+        // ticks. Not both beats within 0.5 % of the median: once locked the clock makes up a phase
+        // it fell behind by running a little fast or slow for twenty beats and more, which left
+        // ten such notes once.
         let notes = midi.events.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 && $0.bytes[2] > 0 }.map { Double($0.frame) }
         let gaps = zip(notes, notes.dropFirst()).map { $1 - $0 }
         let median = gaps.sorted()[gaps.count / 2]
         let steady = (1..<max(1, notes.count - 1)).filter { (k: Int) -> Bool in
-            abs(gaps[k - 1] - median) <= 0.005 * median && abs(gaps[k] - median) <= 0.005 * median
+            abs(gaps[k] - gaps[k - 1]) <= 0.005 * gaps[k - 1] && abs(gaps[k] - median) <= 0.01 * median
         }
         let detected = steady.map { notes[$0] }.filter { $0 > from && $0 < to }
-        XCTAssertGreaterThan(detected.count, 10, "steady beat notes between the lock and the end: \(notes.count) notes, median gap \(median)")
         let xruns = rec.xruns + drums.timeline.losses.count
-        guard !detected.isEmpty, !wraps.isEmpty else { return (nil, xruns) }  // (a failure above, not a crash that ends the run)
+        if detected.count <= 10 { return ("\(detected.count) steady beat notes between the lock and the end, not more than 10: gaps \(gaps.map { Int($0) })", xruns) }
+        guard !wraps.isEmpty else { return (nil, xruns) }  // (a failure above, not a crash that ends the run)
         let offDetected = detected.map { d in wraps.map { abs($0 - d) }.min() ?? .infinity }
         let offAnnotated = wraps.map { w in annotated.map { abs($0 - w) }.min() ?? .infinity }
         // A tick is 1/1920 beat (17 frames at 90 BPM): the position says where a beat began to the tick.
