@@ -40,7 +40,7 @@ public enum BeatParameters {
         ControlDescriptor("/beat/tempo/max", .continuous(range: 60...300, defaultValue: 200, curve: .linear),
                       unit: "BPM", "fastest tempo the tracker considers"),
         ControlDescriptor("/beat/confidence/min", .continuous(range: 0...1, defaultValue: 0.6, curve: .linear),
-                      "the tracker starts publishing beats once its grid stands out of the onsets this clearly (0.6: its beats' peaks 3.75 times the mean between them) and the last three beats were heard, then keeps them going through breaks; each beat carries that contrast times the share of the last four beats an onset came near"),
+                      "the tracker starts publishing beats once its grid stands out of the onsets this clearly (0.6: its beats' peaks 3.75 times the mean between them) and at least two of its last four beats were heard, then keeps them going through breaks; each beat carries that contrast times the share of the last four beats an onset came near"),
         ControlDescriptor("/beat/tempo/prefer", .continuous(range: 40...240, defaultValue: 100, curve: .linear),
                       unit: "BPM", "tempo hint: of tempi an octave apart that fit the music about equally, the one nearer this wins"),
     ], constraints: { values in
