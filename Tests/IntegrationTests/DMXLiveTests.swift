@@ -7,10 +7,7 @@ import XCTest
 /// panic, disarming, and the last frames on exit.
 final class DMXLiveTests: LiveClientTestCase {
     /// Frames per second over the frames received (arrival times on the receiver's clock).
-    func rate(_ frames: [ReceivedDMX]) -> Double {
-        guard frames.count > 1 else { return 0 }
-        return Double(frames.count - 1) / (frames.last!.arrival - frames.first!.arrival)
-    }
+    func rate(_ frames: [ReceivedDMX]) -> Double { framesPerSecond(arrivals: frames.map(\.arrival)) }
 
     func testArtNetFollowsTheManualLevelExactlyAtTheSetRate() throws {
         let receiver = try DMXTestReceiver(.artNet)
@@ -138,12 +135,11 @@ final class DMXLiveTests: LiveClientTestCase {
                       "frames in the group with led 0.6: \(receiver.received.frames.count) received")
         let frames = receiver.received.frames.filter { $0.universe == 9 }
         XCTAssertEqual(frames.last?.channels[1], 77, "the fixed level")
-        let span = try XCTUnwrap(frames.last).arrival - frames[0].arrival
-        let rate = Double(frames.count - 1) / span
-        XCTAssertEqual(rate, 40, accuracy: 4, "the refresh, over the multicast group")
+        let refresh = rate(frames)
+        XCTAssertEqual(refresh, 40, accuracy: 4, "the refresh, over the multicast group")
         stopClient(client)
         XCTAssertTrue(receiver.wait { $0.suffix(3).allSatisfy { $0.terminated } }, "the stream ends in the group too")
-        print(String(format: "sACN multicast: %d frames at %.1f frames/s in 239.255.0.9", frames.count, rate))
+        print(String(format: "sACN multicast: %d frames at %.1f frames/s in 239.255.0.9", frames.count, refresh))
     }
 
     func testADisarmedStrobeIsDarkOnDMXAsOnThePort() throws {

@@ -45,6 +45,5 @@ public struct DDPDisplay {
 }
 
 extension [ReceivedDDP] {
-    /// Frames a second, from the first arrival to the last.
-    public var framesPerSecond: Double { count > 1 ? Double(count - 1) / (last!.arrival - first!.arrival) : 0 }
+    public var framesPerSecond: Double { TestSupport.framesPerSecond(arrivals: map(\.arrival)) }
 }

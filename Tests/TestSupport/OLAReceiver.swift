@@ -9,12 +9,9 @@ public struct OLAFrame: Sendable {
 }
 
 extension [OLAFrame] {
-    /// Frames a second between the first and the last (the recorder's delays are whole
-    /// milliseconds, so a second's count is off by a frame or two).
-    public var framesPerSecond: Double {
-        guard count > 1, let first, let last, last.time > first.time else { return 0 }
-        return Double(count - 1) / (last.time - first.time)
-    }
+    /// Frames a second (the recorder's delays are whole milliseconds, so a second's count is off
+    /// by a frame or two).
+    public var framesPerSecond: Double { TestSupport.framesPerSecond(arrivals: map(\.time)) }
 }
 
 /// OLA's olad as a real sACN (E1.31) or Art-Net receiver: in a network namespace of the test's
