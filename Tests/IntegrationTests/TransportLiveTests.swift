@@ -93,7 +93,7 @@ final class TransportLiveTests: LiveClientTestCase {
     /// As timebase master its beats start on the detected beats: a client reading the position
     /// with jack_transport_query every cycle sees tick 0 on the drums' beats (within 10 ms), with
     /// the count never going back, although the transport began rolling before the tracker had
-    /// locked; how far the MIDI clock's beats are from the ticks is printed.
+    /// locked; and the MIDI clock's beats are on the ticks (their median within 8 ms).
     /// A phase step of a period (an xrun on beat_in) is caught up by the MIDI clock at about
     /// 0.1 % a beat, so a take with xruns that misses is taken again (judgeThroughXruns).
     func testAsTimebaseMasterItsBeatsStartOnTheDetectedBeats() throws {
@@ -157,12 +157,14 @@ final class TransportLiveTests: LiveClientTestCase {
         let sortedOff = offDetected.sorted()
         print(String(format: "timebase master: tick 0 within %.2f ms of the detected beats (median %.2f ms; %.2f ms of the annotated) over %d beats, %d xrun(s)",
                      offDetected.max()! / rate * 1000, sortedOff[sortedOff.count / 2] / rate * 1000, offAnnotated.max()! / rate * 1000, detected.count, xruns))
-        // Judged on the drums themselves: every tick 0 within 10 ms of a beat the drums played. Not
-        // on the MIDI clock's beats: where the tracker moves its phase by a few ms, the timebase
-        // takes the move at once and the clock glides onto it at 0.1 % a beat, so the two differ
-        // for up to twenty beats (seen: 6.9 ms over ten beats, 16.9 ms over nineteen, no xrun; the
-        // clock is the one off the drums then, a known weakness). Printed above, not judged.
+        // Judged on the drums themselves: every tick 0 within 10 ms of a beat the drums played.
+        // And the MIDI clock's steady beats on the ticks, the median within 8 ms (2.5–4.1 ms seen;
+        // 4–16 ms when the clock locked with the tracker's first tempo estimate, half a percent
+        // off, and followed it a sixteenth of the way: ClockFlywheelTests pins that exactly). Not each of them: where the tracker moves
+        // its phase by a few ms the timebase takes the move at once and the clock glides onto it
+        // at 0.1 % a beat (4.5–7.3 ms at most seen).
         if offAnnotated.max()! / rate >= 0.01 { return ("tick 0 off the drums' beats: \(offAnnotated)", xruns) }
+        if sortedOff[sortedOff.count / 2] / rate >= 0.008 { return ("the MIDI clock's beats off the ticks: \(offDetected)", xruns) }
         return (nil, xruns)
     }
 }

@@ -16,7 +16,11 @@ import EntrainCore
 /// each beat differs from it by at most `steadyPhase` to correct the phase, together within
 /// `steady` of the beat's tempo: the tracker's beat-to-beat
 /// jitter is not passed on as tempo (it was, up to 5 % a beat, and a receiver heard the clock
-/// wobble). Once on an exact target (the phrase grid), each beat lands on its frame exactly.
+/// wobble). For its first `settleBeats` beats locked the clock settles faster (a quarter of the
+/// way, at most `settleTempo` a beat, and `settlePhase` to correct the phase): the tempo it
+/// locked with is the tracker's estimate of the moment, often half a percent off, and followed
+/// a sixteenth of the way it left the clock's beats 10–16 ms off the drums for twenty beats
+/// and more. Once on an exact target (the phrase grid), each beat lands on its frame exactly.
 /// Plain state: the process thread's.
 public struct ClockFlywheel {
     /// The most a beat's length may differ from the previous one's, as a fraction.
@@ -25,6 +29,7 @@ public struct ClockFlywheel {
     /// tempo may move in a beat and a beat differ from it to correct the phase.
     public static let steady = 0.002
     static let steadyTempo = 0.0003, steadyPhase = 0.001
+    static let settleBeats = 8, settleTempo = 0.002, settlePhase = 0.005
     /// A target whose tempo and phase are within this fraction of a beat of the clock's is
     /// followed steadily; beyond it (the phase for `movedAfter` beats running) is a new tempo or
     /// phase, reached within `slew` a beat.
@@ -53,6 +58,8 @@ public struct ClockFlywheel {
     var tempo = 0.0
     /// Beats running whose target lay outside the steady band.
     var outside = 0
+    /// Beats since the clock locked (the target's tempo and phase came into the steady band).
+    var lockedBeats = 0
     var count: Int32 = 0
 
     public init() {}
@@ -84,15 +91,20 @@ public struct ClockFlywheel {
     private mutating func steer(_ next: Int64, towards target: Grid) -> Int64 {
         let band = Self.steadyBand * tempo
         let tempoLocked = abs(target.period - tempo) <= band
+        let settling = lockedBeats < Self.settleBeats
         if tempoLocked {
-            let most = Self.steadyTempo * tempo, move = target.period - tempo
-            tempo += abs(move) < 1 ? move : min(most, max(-most, move / 16))  // an exact target is reached exactly
+            let most = (settling ? Self.settleTempo : Self.steadyTempo) * tempo, move = target.period - tempo
+            tempo += abs(move) < 1 ? move : min(most, max(-most, move / (settling ? 4 : 16)))  // an exact target is reached exactly
+            lockedBeats += 1
         } else {
             tempo = target.period
+            lockedBeats = 0
         }
         let error = Double(target.beat(nearest: next + Int64(tempo.rounded())) - next) - tempo
         outside = abs(error) > band ? outside + 1 : 0
-        let reach = (tempoLocked && outside < Self.movedAfter ? Self.steadyPhase : Self.slew) * tempo
+        if outside >= Self.movedAfter { lockedBeats = 0 }  // a new phase: glided onto, then settled on again
+        let phase = settling ? Self.settlePhase : Self.steadyPhase
+        let reach = (tempoLocked && outside < Self.movedAfter ? phase : Self.slew) * tempo
         let steered = Int64((tempo + min(reach, max(-reach, error))).rounded())
         let most = Int64(Double(length) * Self.slew)
         return max(24, min(length + most, max(length - most, steered)))
