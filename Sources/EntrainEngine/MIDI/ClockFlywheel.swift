@@ -12,15 +12,16 @@ import EntrainCore
 /// stays between the two tempos' (less and more the slew), changing by at most `slew` a beat.
 /// Once locked — the target's tempo within `steadyBand` of the clock's, and its phase too but
 /// for a beat or two (the tracker's jitter; a real move lasts) — the clock keeps a tempo of its
-/// own, an average of the target's (a sixteenth of the way, at most `steadyTempo` a beat), and
-/// each beat differs from it by at most `steadyPhase` to correct the phase, together within
-/// `steady` of the beat's tempo: the tracker's beat-to-beat
-/// jitter is not passed on as tempo (it was, up to 5 % a beat, and a receiver heard the clock
-/// wobble). For its first `settleBeats` beats locked the clock settles faster (a quarter of the
-/// way, at most `settleTempo` a beat, and `settlePhase` to correct the phase): the tempo it
-/// locked with is the tracker's estimate of the moment, often half a percent off, and followed
-/// a sixteenth of the way it left the clock's beats 10–16 ms off the drums for twenty beats
-/// and more. Once on an exact target (the phrase grid), each beat lands on its frame exactly.
+/// own. For its first `settleBeats` beats locked it settles: the tempo moves a quarter of the
+/// way to the target's (at most `settleTempo` a beat) and a beat may differ from it by
+/// `settlePhase` to correct the phase. The tempo it locked with is the tracker's estimate of the
+/// moment, often half a percent off; followed only at the steady rates, it left the clock's
+/// beats 10–16 ms off the drums for twenty beats and more. Then, settled, the tempo is an
+/// average of the target's (a sixteenth of the way, at most `steadyTempo` a beat) and each beat
+/// differs from it by at most `steadyPhase`, together within `steady` of the beat's tempo: the
+/// tracker's beat-to-beat jitter is not passed on as tempo (it was, up to 5 % a beat, and a
+/// receiver heard the clock wobble). Once on an exact target (the phrase grid), each beat
+/// lands on its frame exactly.
 /// Plain state: the process thread's.
 public struct ClockFlywheel {
     /// The most a beat's length may differ from the previous one's, as a fraction.
