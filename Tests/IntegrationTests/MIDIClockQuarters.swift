@@ -42,11 +42,23 @@ struct MIDIClockQuarters {
 
     /// 24 clocks in every beat heard whole; a lost cycle takes at most its own clock away (and
     /// the beat note with it, when it fell there: 48 less one over two beats), never adds one.
+    /// And most quarters heard whole (`fewHeardWhole`).
     func assertTwentyFour(file: StaticString = #filePath, line: UInt = #line) {
-        let counts = quarters.map { $0.lostCycles == 0 ? "\($0.clocks)" : "\($0.clocks)(\($0.lostCycles) lost)" }
+        assertTwentyFourInEach(file: file, line: line)
+        if let miss = fewHeardWhole { XCTFail(miss, file: file, line: line) }
+    }
+
+    func assertTwentyFourInEach(file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertTrue(quarters.allSatisfy { q in (24 * beatsSpanned(q) - q.lostCycles)...(24 * beatsSpanned(q)) ~= q.clocks },
                       "24 clocks per quarter: \(counts)", file: file, line: line)
-        XCTAssertGreaterThanOrEqual(Double(whole.count), 0.8 * Double(quarters.count), "most quarters heard whole: \(counts)",
-                                    file: file, line: line)
     }
+
+    /// What is wrong when fewer than 80 % of the quarters were heard whole (lost cycles excuse
+    /// the others, so most must be whole for the count to mean anything), or nil. An xrun storm
+    /// does it: a take that may be taken again (`judgeThroughXruns`).
+    var fewHeardWhole: String? {
+        Double(whole.count) >= 0.8 * Double(quarters.count) ? nil : "most quarters heard whole: \(counts)"
+    }
+
+    private var counts: [String] { quarters.map { $0.lostCycles == 0 ? "\($0.clocks)" : "\($0.clocks)(\($0.lostCycles) lost)" } }
 }
