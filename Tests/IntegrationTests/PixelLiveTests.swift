@@ -40,10 +40,11 @@ final class PixelLiveTests: LiveClientTestCase {
         XCTAssertTrue(display.wait { $0.last.map { Array($0.bytes.prefix(3)) == [102, 0, 0] } ?? false }, "fire starts red")
         XCTAssertNotNil(osc.request("/pixels/strip/brightness", [.float(2)], reply: "/error"), "brightness is 0-1")
 
-        let before = display.received.frames.count
+        // After the panic by the kernel's stamp of each frame's arrival (as in DMXLiveTests).
+        let sent = arrivalClockNow()
         osc.send("/panic", [.int32(1)])
-        XCTAssertTrue(display.wait { $0.count >= before + 6 })
-        let after = display.received.frames.dropFirst(before)
+        XCTAssertTrue(display.wait { $0.filter { $0.arrival > sent }.count >= 6 })
+        let after = display.received.frames.filter { $0.arrival > sent }
         let lit = after.prefix { $0.bytes.contains { $0 != 0 } }.count
         XCTAssertLessThanOrEqual(lit, 1, "black from the next frame after /panic")
         XCTAssertTrue(after.dropFirst(lit).allSatisfy { $0.bytes.allSatisfy { $0 == 0 } }, "black while the panic holds")

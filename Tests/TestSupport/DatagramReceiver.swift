@@ -104,3 +104,10 @@ public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
         }
     }
 }
+
+/// Now on the clock of the receivers' arrivals (monotonic seconds): what a test compares them with.
+public func arrivalClockNow() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
