@@ -85,7 +85,9 @@ final class DMXLiveTests: LiveClientTestCase {
         XCTAssertTrue(receiver.wait { $0.last.map { $0.channels[0] == 255 } ?? false }, "lit before the panic")
         let sent = arrivalClockNow()
         osc.send("/panic", [.int32(1)])
-        XCTAssertTrue(receiver.wait { $0.filter { $0.arrival > sent }.count >= 6 })
+        // 24 frames: "dark while the panic holds" spans more than the strobe's period (0.5 s),
+        // not just 6 frames that its own dark half (a quarter second) could account for.
+        XCTAssertTrue(receiver.wait { $0.filter { $0.arrival > sent }.count >= 24 })
         let after = receiver.received.frames.filter { $0.arrival > sent }
         let lit = after.prefix { $0.channels[0] != 0 }.count
         XCTAssertLessThanOrEqual(lit, 1, "dark from the next frame after /panic")

@@ -81,10 +81,9 @@ public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
     /// When the datagram just read reached the socket: monotonic and Unix seconds, from the
     /// kernel's stamp (now, if there is none or it is not plausible).
     private func arrivalOfLastDatagram() -> (monotonic: Double, unix: Double) {
-        var monotonic = timespec(), realtime = timespec(), stamp = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        var realtime = timespec(), stamp = timespec()
+        let now = arrivalClockNow()
         clock_gettime(CLOCK_REALTIME, &realtime)
-        let now = Double(monotonic.tv_sec) + Double(monotonic.tv_nsec) / 1e9
         let unixNow = Double(realtime.tv_sec) + Double(realtime.tv_nsec) / 1e9
         let unix = kernelStamps && ioctl(fd, Self.stampOfLastDatagram, &stamp) == 0 ? Double(stamp.tv_sec) + Double(stamp.tv_nsec) / 1e9 : 0
         // No stamp (it reads as 1970), or not a plausible one.
