@@ -3,12 +3,34 @@
 // Accuracy is far beyond what audio needs (see FastMathTests), and they are branch-light.
 
 public enum FastMath {
+    /// x + this − this rounds x to the nearest integer (|x| < 2^51) without a rounding
+    /// instruction, which baseline x86-64 (SSE2) does not have; x + this holds that integer in
+    /// the low bits of its bit pattern.
+    public static let roundingBias = 6_755_399_441_055_744.0  // 2^52 + 2^51
+
     /// Largest whole number ≤ x, for |x| < 2^62 (Double.rounded(_:) takes its rule generically
-    /// in unoptimised builds, which the real-time checker rejects).
+    /// in unoptimised builds, which the real-time checker rejects). Below 2^51 by the rounding
+    /// bias: a conversion to Int64 checks its range first, a compare and branch each way.
     @inlinable @inline(__always)
     public static func floor(_ x: Double) -> Double {
-        let t = Double(Int64(x))
+        guard abs(x) < 2_251_799_813_685_248 else {  // 2^51
+            let t = Double(Int64(x))
+            return t > x ? t - 1 : t
+        }
+        let t = (x + roundingBias) - roundingBias
         return t > x ? t - 1 : t
+    }
+
+    /// ⌊x⌋ as an index and x − ⌊x⌋, for 0 ≤ x < 2^31: a table read's point and fraction with
+    /// no branch (`Int(x)` compares and branches three times first; a compare and correct after
+    /// rounding became an unpredictable branch). x − ½ rounded to the nearest integer is ⌊x⌋,
+    /// except at an exact odd integer k, whose tie rounds to k − 1 with a fraction of 1: the
+    /// same point, at the end of the segment below it.
+    @inlinable @inline(__always)
+    public static func split(_ x: Double) -> (whole: Int, fraction: Double) {
+        let biased = (x - 0.5) + roundingBias
+        let whole = Int(UInt32(truncatingIfNeeded: biased.bitPattern))  // the integer's low bits
+        return (whole, x - (biased - roundingBias))
     }
 
     /// sin(2π·turns). Absolute error below 1e-9 for |turns| < 2^62.

@@ -105,9 +105,8 @@ public struct WavetableBank: @unchecked Sendable {
     @inlinable @inline(__always)
     public func read(_ waveform: Waveform, level: Int, phase: Double) -> Float {
         let table = storage + (waveform.rawValue * levelCount + level) * (Self.tableSize + 1)
-        let position = phase * Double(Self.tableSize)
-        let index = Int(position)
-        let frac = Float(position - Double(index))
+        let (index, fraction) = FastMath.split(phase * Double(Self.tableSize))
+        let frac = Float(fraction)
         let a = table[index & Self.mask]
         let b = table[(index & Self.mask) + 1]
         return a + (b - a) * frac

@@ -38,8 +38,31 @@ final class FastMathTests: XCTestCase {
     }
 
     func testFloorHandlesNegativesAndIntegers() {
-        for x in [-2.5, -2.0, -0.1, 0, 0.1, 1, 1.999, 123_456.7] {
+        // Both sides of 2^51, where it leaves the rounding bias for the conversion.
+        let edge = 2_251_799_813_685_248.0
+        var xs = [-2.5, -2.0, -0.1, -0.0, 0, 0.1, 1, 1.999, 123_456.7, 0.5, 1.5, 2.5, -0.5, -1.5,
+                  edge - 0.5, edge, edge + 1, -edge + 0.5, -edge, 1e17 + 64, -1e17]
+        var random = SystemRandomNumberGenerator()
+        xs += (0..<100_000).map { _ in Double.random(in: -1e6...1e6, using: &random) }
+        for x in xs {
             XCTAssertEqual(FastMath.floor(x), Foundation.floor(x), "\(x)")
+        }
+    }
+
+    /// A table read's point and fraction: ⌊x⌋ and x − ⌊x⌋, or at an exact odd integer the point
+    /// below with a fraction of 1 (the same place on the line).
+    func testSplitGivesThePointBelowAndTheFraction() {
+        var random = SystemRandomNumberGenerator()
+        let xs = (0..<100_000).map { _ in Double.random(in: 0..<4096, using: &random) } + [0, 0.5, 4095.999_999_9, 1e9 + 0.25]
+        for x in xs {
+            let (whole, fraction) = FastMath.split(x)
+            XCTAssertEqual(whole, Int(x), "\(x)")
+            XCTAssertEqual(fraction, x - Foundation.floor(x), "\(x)")
+        }
+        for k in 0...4096 {
+            let (whole, fraction) = FastMath.split(Double(k))
+            XCTAssertEqual(Double(whole) + fraction, Double(k), "\(k)")
+            XCTAssertTrue(k % 2 == 0 ? whole == k && fraction == 0 : whole == k - 1 && fraction == 1, "\(k): \(whole), \(fraction)")
         }
     }
 }

@@ -180,15 +180,11 @@ public struct FMVoice {
         }
     }
 
-    /// x + this − this rounds x to the nearest integer (|x| < 2^51) without a rounding
-    /// instruction, which baseline x86-64 (SSE2) does not have.
-    static let roundingBias = 6_755_399_441_055_744.0  // 2^52 + 2^51
-
     /// x − ⌊x⌋ lane by lane (|x| < 2^51), with no branch per lane: inside [0, 1) (most frames)
     /// the floor is 0 and x comes back as it was.
     @inline(__always)
     static func wrap<V: SIMD>(_ x: V) -> V where V.Scalar == Double {
-        var whole = (x + roundingBias) - roundingBias  // nearest integer
+        var whole = (x + FastMath.roundingBias) - FastMath.roundingBias  // nearest integer
         whole.replace(with: whole - 1, where: whole .> x)
         return x - whole
     }
