@@ -29,6 +29,8 @@ struct BeatStateSpace {
     /// Weight on entering each tempo: the range and the hint.
     private let entry: UnsafeMutablePointer<Double>
     private let outflow: UnsafeMutablePointer<Double>
+    /// Each tempo's share of the last step (before it was scaled to a total of 1).
+    private let mass: UnsafeMutablePointer<Double>
     /// Per tempo, 1 / its transitions' total into tempi in range: a beat at the range's edge
     /// keeps its mass instead of leaking it into tempi that do not exist.
     private let stayInRange: UnsafeMutablePointer<Double>
@@ -93,6 +95,8 @@ struct BeatStateSpace {
         entry.initialize(repeating: 1, count: tempoCount)
         outflow = .allocate(capacity: tempoCount)
         outflow.initialize(repeating: 0, count: tempoCount)
+        mass = .allocate(capacity: tempoCount)
+        mass.initialize(repeating: 0, count: tempoCount)
         stayInRange = .allocate(capacity: tempoCount)
         stayInRange.initialize(repeating: 1, count: tempoCount)
         p = .allocate(capacity: stateCount)
@@ -110,6 +114,7 @@ struct BeatStateSpace {
         transitionInto.deallocate()
         entry.deallocate()
         outflow.deallocate()
+        mass.deallocate()
         stayInRange.deallocate()
         p.deallocate()
         q.deallocate()
@@ -157,9 +162,7 @@ struct BeatStateSpace {
             let from = p + firsts[k], to = q + firsts[k], n = intervals[k]
             var entering = 0.0
             if entry[k] > 0 {
-                let column = transitionInto + k * tempoCount
-                for i in 0..<tempoCount { entering += outflow[i] * column[i] }
-                entering *= entry[k]
+                entering = Self.dot(outflow, transitionInto + k * tempoCount, count: tempoCount) * entry[k]
             }
             // The beat's first frame must sound; the rest of its window may (an attack spread
             // over frames, a little early or late) but is not held against the beat when it
@@ -169,26 +172,24 @@ struct BeatStateSpace {
             // Positions 1..<head and early..<n see `late`, the ones between `other`: three
             // plain loops instead of a choice per state.
             let lateUntil = min(head, n), otherUntil = max(lateUntil, min(early, n))
-            for j in 1..<max(lateUntil, 1) { to[j] = from[j - 1] * late }
-            for j in max(lateUntil, 1)..<max(otherUntil, 1) { to[j] = from[j - 1] * other }
-            for j in max(otherUntil, 1)..<n { to[j] = from[j - 1] * late }
-            for j in 0..<n { total += to[j] }
+            // (`previous[j]` is from[j − 1] without a checked subtraction per state, which
+            // kept the loops from running in vector registers.)
+            let previous = from - 1
+            for j in 1..<max(lateUntil, 1) { to[j] = previous[j] * late }
+            for j in max(lateUntil, 1)..<max(otherUntil, 1) { to[j] = previous[j] * other }
+            for j in max(otherUntil, 1)..<n { to[j] = previous[j] * late }
+            mass[k] = Self.sum(to, count: n)
+            total += mass[k]
         }
         swap(&p, &q)
         guard total > 0, total.isFinite else { reset(); return }
         let scale = 1 / total
+        for s in 0..<stateCount { p[s] *= scale }
+        // The most likely tempo by its mass before the scaling (the same order: one factor).
         var bestMass = -1.0
-        for k in 0..<tempoCount {
-            let states = p + firsts[k]
-            var mass = 0.0
-            for j in 0..<intervals[k] {
-                states[j] *= scale
-                mass += states[j]
-            }
-            if mass > bestMass {
-                bestMass = mass
-                tempo = k
-            }
+        for k in 0..<tempoCount where mass[k] > bestMass {
+            bestMass = mass[k]
+            tempo = k
         }
         let states = p + firsts[tempo]
         var best = -1.0
@@ -196,5 +197,32 @@ struct BeatStateSpace {
             best = states[j]
             position = j
         }
+    }
+
+    /// x[0] + … + x[count − 1] in four running sums: a single sum waits on each addition
+    /// before the next (some 11,000 states a frame, twice), four keep the adder busy.
+    @inline(__always)
+    static func sum(_ x: UnsafePointer<Double>, count: Int) -> Double {
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+        var j = 0
+        while j + 4 <= count {
+            s0 += x[j]; s1 += x[j + 1]; s2 += x[j + 2]; s3 += x[j + 3]
+            j += 4
+        }
+        while j < count { s0 += x[j]; j += 1 }
+        return (s0 + s1) + (s2 + s3)
+    }
+
+    /// Σ x[i]·y[i] in four running sums, as `sum`.
+    @inline(__always)
+    static func dot(_ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, count: Int) -> Double {
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+        var j = 0
+        while j + 4 <= count {
+            s0 += x[j] * y[j]; s1 += x[j + 1] * y[j + 1]; s2 += x[j + 2] * y[j + 2]; s3 += x[j + 3] * y[j + 3]
+            j += 4
+        }
+        while j < count { s0 += x[j] * y[j]; j += 1 }
+        return (s0 + s1) + (s2 + s3)
     }
 }
