@@ -22,7 +22,10 @@ enum JackTestClients {
                 return code == 0 || code == EEXIST
             }
         } catch {
-            throw TestSupportError.timeout("connecting \(source) to \(destination) (error \(code))")
+            // Say which end is gone: a client that died, or one the server dropped (a test client
+            // late for its cycles beyond the server's timeout is made a zombie, its ports kept).
+            func state(_ port: String) -> String { jack_port_by_name(client, port) == nil ? "missing" : "present" }
+            throw TestSupportError.timeout("connecting \(source) (\(state(source))) to \(destination) (\(state(destination))) (error \(code))")
         }
     }
 
