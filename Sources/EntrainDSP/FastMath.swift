@@ -13,11 +13,7 @@ public enum FastMath {
     /// bias: a conversion to Int64 checks its range first, a compare and branch each way.
     @inlinable @inline(__always)
     public static func floor(_ x: Double) -> Double {
-        guard abs(x) < 2_251_799_813_685_248 else {  // 2^51
-            let t = Double(Int64(x))
-            return t > x ? t - 1 : t
-        }
-        let t = (x + roundingBias) - roundingBias
+        let t = abs(x) < 2_251_799_813_685_248 ? (x + roundingBias) - roundingBias : Double(Int64(x))  // 2^51
         return t > x ? t - 1 : t
     }
 

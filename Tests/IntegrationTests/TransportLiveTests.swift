@@ -160,9 +160,9 @@ final class TransportLiveTests: LiveClientTestCase {
         // Judged on the drums themselves: every tick 0 within 10 ms of a beat the drums played.
         // And the MIDI clock's steady beats on the ticks, the median within 8 ms (2.5–4.1 ms seen;
         // 4–16 ms when the clock locked with the tracker's first tempo estimate, half a percent
-        // off, and followed it a sixteenth of the way: ClockFlywheelTests pins that exactly). Not each of them: where the tracker moves
-        // its phase by a few ms the timebase takes the move at once and the clock glides onto it
-        // at 0.1 % a beat (4.5–7.3 ms at most seen).
+        // off, and followed it a sixteenth of the way: ClockFlywheelTests pins that exactly).
+        // Not each of them: where the tracker moves its phase by a few ms the timebase takes the
+        // move at once and the clock glides onto it at 0.1 % a beat (4.5–7.3 ms at most seen).
         if offAnnotated.max()! / rate >= 0.01 { return ("tick 0 off the drums' beats: \(offAnnotated)", xruns) }
         if sortedOff[sortedOff.count / 2] / rate >= 0.008 { return ("the MIDI clock's beats off the ticks: \(offDetected)", xruns) }
         return (nil, xruns)

@@ -29,8 +29,6 @@ struct BeatStateSpace {
     /// Weight on entering each tempo: the range and the hint.
     private let entry: UnsafeMutablePointer<Double>
     private let outflow: UnsafeMutablePointer<Double>
-    /// Each tempo's share of the last step (before it was scaled to a total of 1).
-    private let mass: UnsafeMutablePointer<Double>
     /// Per tempo, 1 / its transitions' total into tempi in range: a beat at the range's edge
     /// keeps its mass instead of leaking it into tempi that do not exist.
     private let stayInRange: UnsafeMutablePointer<Double>
@@ -95,8 +93,6 @@ struct BeatStateSpace {
         entry.initialize(repeating: 1, count: tempoCount)
         outflow = .allocate(capacity: tempoCount)
         outflow.initialize(repeating: 0, count: tempoCount)
-        mass = .allocate(capacity: tempoCount)
-        mass.initialize(repeating: 0, count: tempoCount)
         stayInRange = .allocate(capacity: tempoCount)
         stayInRange.initialize(repeating: 1, count: tempoCount)
         p = .allocate(capacity: stateCount)
@@ -114,7 +110,6 @@ struct BeatStateSpace {
         transitionInto.deallocate()
         entry.deallocate()
         outflow.deallocate()
-        mass.deallocate()
         stayInRange.deallocate()
         p.deallocate()
         q.deallocate()
@@ -158,6 +153,8 @@ struct BeatStateSpace {
         for k in 0..<tempoCount { outflow[k] = p[firsts[k] + intervals[k] - 1] * stayInRange[k] }
         let beat = a, other = (1 - a) / (Self.observationLambda - 1)
         var total = 0.0
+        // The most likely tempo: the one with the most mass (before the scaling, one factor for all).
+        var bestMass = -1.0, likeliest = tempo
         for k in 0..<tempoCount {
             let from = p + firsts[k], to = q + firsts[k], n = intervals[k]
             var entering = 0.0
@@ -178,19 +175,15 @@ struct BeatStateSpace {
             for j in 1..<max(lateUntil, 1) { to[j] = previous[j] * late }
             for j in max(lateUntil, 1)..<max(otherUntil, 1) { to[j] = previous[j] * other }
             for j in max(otherUntil, 1)..<n { to[j] = previous[j] * late }
-            mass[k] = Self.sum(to, count: n)
-            total += mass[k]
+            let mass = Self.sum(to, count: n)
+            total += mass
+            if mass > bestMass { bestMass = mass; likeliest = k }
         }
         swap(&p, &q)
         guard total > 0, total.isFinite else { reset(); return }
         let scale = 1 / total
         for s in 0..<stateCount { p[s] *= scale }
-        // The most likely tempo by its mass before the scaling (the same order: one factor).
-        var bestMass = -1.0
-        for k in 0..<tempoCount where mass[k] > bestMass {
-            bestMass = mass[k]
-            tempo = k
-        }
+        tempo = likeliest
         let states = p + firsts[tempo]
         var best = -1.0
         for j in 0..<intervals[tempo] where states[j] > best {
