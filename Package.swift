@@ -156,4 +156,10 @@ if testBuild {
     for target in package.targets where target.type == .regular || target.type == .executable {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"])]
     }
+    // The test targets themselves unoptimised: they drive the optimised modules (TestSupport, which
+    // analyses the recordings, stays optimised), so the tests run as fast (the computing shard 259 s
+    // against 261 s), and they compile in 36 s instead of 108 s.
+    for target in package.targets where target.type == .test {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"])]
+    }
 }

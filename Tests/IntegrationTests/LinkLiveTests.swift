@@ -77,34 +77,45 @@ final class LinkLiveTests: XCTestCase {
         peer.clockIsRaw = probe.clockIsRaw
         let client = try launch(name: "entrain", ["--set", "/link/role=lead-from-beat"])
         defer { stop(client) }
-        let clicks = try JackPlayer(server: server.name, samples: Self.clicks(bpm: bpm, seconds: 30, sampleRate: server.sampleRate), name: "clicks")
+        // Long enough for 16 clicks after the slowest lock the waits allow (30 s, then 2 s to settle).
+        let clicks = try JackPlayer(server: server.name, samples: Self.clicks(bpm: bpm, seconds: 45, sampleRate: server.sampleRate), name: "clicks")
         try clicks.connect(to: "entrain:beat_in")
         try clicks.connect(to: "\(probe.name):light_in")
         try peer.waitFor("the peer to see entrain") { $0.peers >= 1 }
         clicks.play()
-        try waitFor("the session to take the clicks' tempo", timeout: 30) { abs((peer.latest?.tempo ?? 0) - bpm) < 0.5 }
-        let settled = Double(jack_get_time()) + 2e6
-        try waitFor("16 clicks after settling", timeout: 30) { probe.edgeTimes.filter { $0 > settled }.count >= 16 }
+        return try missOnTimeout(xruns: { probe.xruns }) {
+            // The clicks as they sound so far: each period the server skips delays the rest.
+            var sounded = 0.0
+            let took = waitUntil(timeout: 30) {
+                sounded = Self.tempo(of: Array(probe.edgeTimes.suffix(24)), near: bpm)
+                return abs((peer.latest?.tempo ?? 0) - sounded) < max(0.5, sounded / 200)
+            }
+            guard took else {
+                return String(format: "the session at %.3f BPM after 30 s, the clicks sounding at %.3f", peer.latest?.tempo ?? 0, sounded)
+            }
+            let settled = Double(jack_get_time()) + 2e6
+            try waitFor("16 clicks after settling", timeout: 30) { probe.edgeTimes.filter { $0 > settled }.count >= 16 }
 
-        let edges = probe.edgeTimes.filter { $0 > settled }
-        let offsets = edges.compactMap { peer.offsetFromBeat(at: $0) }
-        let tempo = peer.latest?.tempo ?? 0
-        // The clicks as they sounded: a cycle the server skips delays the player too, so with
-        // xruns they come slower than 117 (by a period for each one lost), and the session
-        // should follow what sounded.
-        let sounded = Self.tempo(of: Array(probe.edgeTimes.suffix(24)), near: bpm)  // about the span the session's line has
-        print("link lead: the peer's session at \(String(format: "%.3f", tempo)) BPM for clicks at \(bpm) (\(String(format: "%.3f", sounded)) as they sounded); clicks off its grid, median \(ms(median(offsets))); \(probe.xruns) xruns")
-        XCTAssertGreaterThanOrEqual(offsets.count, 16)
-        XCTAssertEqual(sounded, bpm, accuracy: probe.xruns == 0 ? 0.1 : bpm / 10, "the clicks as the probe heard them")
-        // Through xruns the clicks themselves jump (each skipped cycle delays the rest), so a
-        // straight line can only follow them so closely: there the bounds are 0.5 % and 10 ms (no
-        // flam a listener hears); a take without xruns must meet 0.2 BPM and 5 ms.
-        let clean = probe.xruns == 0
-        if abs(tempo - sounded) > (clean ? 0.2 : sounded / 200) {
-            return (String(format: "the session's tempo %.3f is not the clicks' %.3f", tempo, sounded), probe.xruns)
+            let edges = probe.edgeTimes.filter { $0 > settled }
+            let offsets = edges.compactMap { peer.offsetFromBeat(at: $0) }
+            let tempo = peer.latest?.tempo ?? 0
+            // The clicks as they sounded: a cycle the server skips delays the player too, so with
+            // xruns they come slower than 117 (by a period for each one lost), and the session
+            // should follow what sounded.
+            sounded = Self.tempo(of: Array(probe.edgeTimes.suffix(24)), near: bpm)  // about the span the session's line has
+            print("link lead: the peer's session at \(String(format: "%.3f", tempo)) BPM for clicks at \(bpm) (\(String(format: "%.3f", sounded)) as they sounded); clicks off its grid, median \(ms(median(offsets))); \(probe.xruns) xruns")
+            XCTAssertGreaterThanOrEqual(offsets.count, 16)
+            XCTAssertEqual(sounded, bpm, accuracy: probe.xruns == 0 ? 0.1 : bpm / 10, "the clicks as the probe heard them")
+            // Through xruns the clicks themselves jump (each skipped cycle delays the rest), so a
+            // straight line can only follow them so closely: there the bounds are 0.5 % and 10 ms (no
+            // flam a listener hears); a take without xruns must meet 0.2 BPM and 5 ms.
+            let clean = probe.xruns == 0
+            if abs(tempo - sounded) > (clean ? 0.2 : sounded / 200) {
+                return String(format: "the session's tempo %.3f is not the clicks' %.3f", tempo, sounded)
+            }
+            if abs(median(offsets)) >= (clean ? 5 : 10) { return "the session's beats are \(ms(median(offsets))) off the clicks" }
+            return nil
         }
-        if abs(median(offsets)) >= (clean ? 5 : 10) { return ("the session's beats are \(ms(median(offsets))) off the clicks", probe.xruns) }
-        return (nil, probe.xruns)
     }
 
     /// Two entrain instances in one session (no other peer): their beats agree.
@@ -187,10 +198,13 @@ final class LinkLiveTests: XCTestCase {
     }
 
     /// The tempo of clicks heard at `times` (µs): the least-squares line through them, each
-    /// numbered by whole beats of `bpm` from the first.
+    /// numbered by whole beats of `bpm` from the click before (edges of one click share its number).
     static func tempo(of times: [Double], near bpm: Double) -> Double {
         guard let first = times.first, times.count > 2 else { return 0 }
-        let beats = times.map { (($0 - first) * bpm / 60e6).rounded() }
+        // Each click's beat from the one before it (not from the first): through many xruns the
+        // clicks drift a beat from `bpm`'s grid within 24 beats, never a beat from one to the next.
+        var beats = [0.0]
+        for (earlier, later) in zip(times, times.dropFirst()) { beats.append(beats.last! + ((later - earlier) * bpm / 60e6).rounded()) }
         let n = Double(times.count), sumB = beats.reduce(0, +), sumT = times.map { $0 - first }.reduce(0, +)
         let sumBB = beats.map { $0 * $0 }.reduce(0, +), sumBT = zip(beats, times).map { $0 * ($1 - first) }.reduce(0, +)
         let slope = (n * sumBT - sumB * sumT) / (n * sumBB - sumB * sumB)
