@@ -29,7 +29,8 @@ run: build
 # and why (tests of peers' files in ../shared/fixtures skip when it is not beside the checkout).
 # One optimised build makes both the test bundle and the binary the live tests drive (the release
 # configuration with -enable-testing on our modules, so @_noLocks is proven on the code under test; the runtime
-# shared, not static, for XCTest: see Package.swift), in its own folder beside `make build`'s.
+# shared, not static, for XCTest; the test targets themselves unoptimised, as they compile three
+# times faster and run as fast: see Package.swift), in its own folder beside `make build`'s.
 TEST_BUILD := .build-test
 test: deps
 	@scripts/install-deps.sh aubio-tools chromium systemd  # beat analysis against aubio; the control page in headless Chromium; systemd-analyze for the units

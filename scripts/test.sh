@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite from the built test bundle (`swift build --build-tests` first), in three
 # shards at once: the live tests (IntegrationTests: real JACK servers and the real client, mostly
-# waiting on audio time) in two halves beside everything else (computing on the CPU), so the
-# waiting overlaps the computing. Prints each test class's time (slowest first), then says how many tests
+# waiting on audio time) in two selections beside everything else (computing on the CPU), so the
+# waiting overlaps the computing, and a third selection of live tests once the computing ends. Prints each test class's time (slowest first), then says how many tests
 # skipped and why: on a clone without ../shared/fixtures beside it, the tests of peers' third-party
 # files skip (their licences keep them out of the repository). Exits with the suite's status, or 1
 # when a test skipped for anything else: what the set-up installs (JACK, aubio, chromium, cc) must
@@ -27,23 +27,29 @@ bundle=$(ls -d "$built"/*PackageTests.xctest 2>/dev/null | head -1)
 classes=$("$bundle" --list-tests | grep -oE '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' | tr -d / | sort -u)
 # Integration tests that start no server (they run the binary offline) compute like the unit tests.
 offline='^IntegrationTests\.(AmbientRenderTests|RenderCommandTests|RenderFormatTests|SBaGenPeerTests|ValidateCommandTests|LongPeriodBeatEventTests|ReleaseTests)$'
-# The live classes dealt into TEST_LIVE_SHARDS (2) selections: they mostly wait on audio time, so
-# two of them beside the computing shard still leave the CPU room (each judges through xruns). The
-# longest first, each to the shard with the least time so far, by the seconds a clean clone's run
-# took (scripts/live-test-seconds.txt; 10 s for a class not there): the run lasts as long as its
-# longest shard, and dealing in turn left one 80 s longer than the other.
+# The live classes dealt into TEST_LIVE_SHARDS (2) selections, and a third that runs after the
+# computing shard in its place: they mostly wait on audio time, so two of them beside the
+# computing shard still leave the CPU room (each judges through xruns), and the third starts as
+# the computing ends. The longest first, each to the selection with the least time so far, by the
+# seconds a clean clone's run took (scripts/live-test-seconds.txt, where "(computing)" is the
+# computing shard's; 10 s for a class not there): the run lasts as long as its longest shard.
 live_shards=${TEST_LIVE_SHARDS:-2}
+computing_seconds=$(awk -F'\t' '$1 == "(computing)" { print $2 }' scripts/live-test-seconds.txt)
 mapfile -t live < <(grep '^IntegrationTests\.' <<<"$classes" | grep -vE "$offline" |
-    awk -v n="$live_shards" -F'\t' '
+    awk -F'\t' '
         FNR == NR { if ($1 !~ /^#/) seconds["IntegrationTests." $1] = $2; next }
         { print (($0 in seconds) ? seconds[$0] : 10) "\t" $0 }' scripts/live-test-seconds.txt - |
     sort -t$'\t' -k1,1 -rn |
-    awk -v n="$live_shards" -F'\t' '{
-        best = 0
-        for (i = 1; i < n; i++) if (load[i] < load[best]) best = i
-        load[best] += $1
-        shard[best] = shard[best] (shard[best] == "" ? "" : ",") $2
-    } END { for (i = 0; i < n; i++) print shard[i] }')
+    awk -v n="$((live_shards + 1))" -v computing="${computing_seconds:-0}" -F'\t' '
+        BEGIN { load[n - 1] = computing }  # the last selection: after the computing shard
+        {
+            best = 0
+            for (i = 1; i < n; i++) if (load[i] < load[best]) best = i
+            load[best] += $1
+            shard[best] = shard[best] (shard[best] == "" ? "" : ",") $2
+        } END { for (i = 0; i < n; i++) print shard[i] }')
+after_computing=${live[$live_shards]}
+unset "live[$live_shards]"
 rest=$( (grep -v '^IntegrationTests\.' <<<"$classes"; grep -E "$offline" <<<"$classes") | paste -sd, -)
 
 # Each test process gets a /dev/shm of its own where it may (root, and unshare works): jackd keeps
@@ -63,9 +69,9 @@ watched() {
     setsid "${private_shm[@]}" "$@" "$bundle" ${selection:+"$selection"} > "$log" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
-        sleep 5
+        sleep 1
         size=$(stat -c %s "$log")
-        if [ "$size" = "$last" ]; then idle=$((idle + 5)); else idle=0; last=$size; fi
+        if [ "$size" = "$last" ]; then idle=$((idle + 1)); else idle=0; last=$size; fi
         if [ "$idle" -ge "$limit" ]; then
             echo "make test: FAILED: no output for $idle s, stopped while running: $(grep -E "^Test Case '.*' started" "$log" | tail -1)" | tee -a "$log" >&2
             kill -TERM -- -"$pid" 2>/dev/null; sleep 5; kill -KILL -- -"$pid" 2>/dev/null
@@ -92,14 +98,24 @@ if [ -n "${TEST_FILTER:-}" ] || [ "${TEST_SHARDS:-2}" = 1 ]; then
     status=$?
 else
     # Every shard runs at once; the first live one is printed as it goes, the others when they end.
+    # The computing shard, then the live selection dealt to follow it (its log kept apart until
+    # then: the summary reads every *.log at the end). Each shard says how long it took.
     : > "$work/rest.log"
-    watched "$work/rest.log" "$rest" "${wrapper[@]}" &
+    ( watched "$work/rest.log" "$rest" "${wrapper[@]}"; status=$?
+      echo "make test: the computing shard took $(( $(date +%s) - started )) s" >> "$work/rest.log"
+      if [ -n "$after_computing" ]; then
+          watched "$work/rest.log.live" "$after_computing" "${wrapper[@]}" || status=$?
+          cat "$work/rest.log.live" >> "$work/rest.log"; rm -f "$work/rest.log.live"
+          echo "make test: the live tests after it ended at $(( $(date +%s) - started )) s" >> "$work/rest.log"
+      fi
+      exit $status ) &
     pids=($!)
     logs=("$work/rest.log")
     for i in "${!live[@]}"; do
         [ -n "${live[$i]}" ] || continue
         : > "$work/live$i.log"
-        watched "$work/live$i.log" "${live[$i]}" "${wrapper[@]}" &
+        ( watched "$work/live$i.log" "${live[$i]}" "${wrapper[@]}"; status=$?
+          echo "make test: live shard $((i + 1)) took $(( $(date +%s) - started )) s" >> "$work/live$i.log"; exit $status ) &
         pids+=($!)
         logs+=("$work/live$i.log")
     done
@@ -112,7 +128,8 @@ else
         ( for pid in "${others[@]}"; do while kill -0 "$pid" 2>/dev/null; do sleep 1; done; done
           echo "make test: PipeWire's JACK: $(pipewire --version | grep -o 'libpipewire [0-9.]*'), ${#pipewire_subset[@]} groups of live tests" > "$work/pipewire.log"
           watched "$work/pipewire.log.run" "$pipewire_filter" "${pipewire_wrapper[@]}"
-          status=$?; cat "$work/pipewire.log.run" >> "$work/pipewire.log"; rm -f "$work/pipewire.log.run"; exit $status ) &
+          status=$?; cat "$work/pipewire.log.run" >> "$work/pipewire.log"; rm -f "$work/pipewire.log.run"
+          echo "make test: PipeWire's subset ended at $(( $(date +%s) - started )) s" >> "$work/pipewire.log"; exit $status ) &
         pids+=($!)
         logs+=("$work/pipewire.log")
     fi
@@ -139,6 +156,7 @@ grep -vE "^(All tests|Selected tests|[^$tab]*\.xctest)$tab" <<<"$times" | sort -
     awk -F'\t' '{ printf "%9.1f  %s\n", $2, $1 }'
 total=$(grep -E "^(All tests|Selected tests)$tab" <<<"$times" | awk -F'\t' '{ n += $3 } END { print n }')
 echo "make test: ${total:-?} tests in ${elapsed} s"
+grep -E '^make test: .* (took|ended at) [0-9]+ s$' "$work/suite" | sed 's/^make test: /make test:   /'
 
 # XCTest prints "FILE:LINE: Suite.test : Test skipped - REASON" for each skip.
 skipped=$(grep -E ' : Test skipped - ' "$work/suite" | sed -E 's/^.*: ([A-Za-z0-9_]+\.[A-Za-z0-9_]+) : Test skipped - (.*)$/\1\t\2/' | sort -u)

@@ -151,9 +151,10 @@ final class NewcomerTests: XCTestCase {
 
     // MARK: progress
 
-    /// Fifteen minutes of ten voices and a noise bed take about two seconds: long enough for the
-    /// display to appear (half an hour of one voice now renders in under one).
-    private let longRender = ["render", "--duration", "900", "--format", "16", "--noise", "pink"]
+    /// Seven and a half minutes of ten voices and a noise bed take about two and a half seconds
+    /// here: long enough for the display to appear after its half second, with a plain line at
+    /// most tenths (fifteen minutes took over seven seconds beside make test's other shards).
+    private let longRender = ["render", "--duration", "450", "--format", "16", "--noise", "pink"]
         + (2...10).flatMap { ["--set", "/entrain/voice/\($0)/level=0.1"] }
 
     func testProgressIsABarOnATerminalAndPlainLinesOtherwiseAndNothingWhenQuiet() throws {
