@@ -33,15 +33,18 @@ final class LightLiveTests: LiveClientTestCase {
         XCTAssertGreaterThanOrEqual(light.count, 15)
         // Pair each light onset with the sound onset before it: 2,048 frames apart, every time.
         // (A cycle an xrun cost the take between the two shortens the distance, unless the client
-        // lost it too: the nearer of the two counts.)
+        // lost it too: the nearer of the two counts. A cycle lost just before either onset moves
+        // where it is seen, into its ramp or after it, so that pair is not judged: it read 1,975
+        // once in a clean clone's run.)
         let timeline = rec.timeline
+        func lostJustBefore(_ onset: Int) -> Bool { timeline.framesLost(from: onset - 128, to: onset) > 0 }
         var offsets: [Int] = []
         for l in light {
-            guard let s = sound.last(where: { $0 <= l }) else { continue }
+            guard let s = sound.last(where: { $0 <= l }), !lostJustBefore(s), !lostJustBefore(l) else { continue }
             let lost = timeline.framesLost(from: s, to: l)
             offsets.append(abs(l - s + lost - 2048) < abs(l - s - 2048) ? l - s + lost : l - s)
         }
-        XCTAssertFalse(offsets.isEmpty)
+        XCTAssertGreaterThanOrEqual(offsets.count, 10, "pairs of onsets with no cycle lost just before either")
         for offset in offsets { XCTAssertEqual(offset, 2048, accuracy: 2, "light after sound, frames") }
     }
 

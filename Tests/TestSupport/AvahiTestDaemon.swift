@@ -42,9 +42,9 @@ public final class AvahiTestDaemon {
         // seen again. A shell holds the watch instead, and passes SIGTERM on.
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: through.first ?? "/bin/sh")
-        daemon.arguments = through.dropFirst() + (through.isEmpty ? [] : ["/bin/sh"]) + ["-c", "trap 'kill $child; wait $child' TERM; \"$@\" & child=$!; wait $child", "avahi-daemon",
-                            "/usr/sbin/avahi-daemon", "--no-drop-root", "--no-chroot", "--no-rlimits",
-                            "-f", folder.appendingPathComponent("avahi.conf").path]
+        daemon.arguments = through.dropFirst() + (through.isEmpty ? [] : ["/bin/sh"]) + ["-c", "trap 'kill $child; wait $child' TERM; \"$@\" & child=$!; wait $child", "avahi-daemon"]
+            + Self.privateRun + ["/usr/sbin/avahi-daemon", "--no-drop-root", "--no-chroot", "--no-rlimits",
+                                 "-f", folder.appendingPathComponent("avahi.conf").path]
         daemon.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let logURL = folder.appendingPathComponent("avahi.log")
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
@@ -62,6 +62,22 @@ public final class AvahiTestDaemon {
             throw TestSupportError.timeout("avahi-daemon did not start: \(said.suffix(300))")
         }
     }
+
+    /// A /run/avahi-daemon of the daemon's own (a tmpfs in a mount namespace of its own), where
+    /// the machine allows it: avahi-daemon keeps its PID file and socket there, at a path built in,
+    /// so a second test daemon (another shard's, at the same moment) refused to start ("Daemon
+    /// already running"). Each command then execs the next: the shell's child is the daemon.
+    static let privateRun: [String] = {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["--mount", "--propagation", "private", "true"]
+        probe.standardError = FileHandle.nullDevice
+        guard getuid() == 0, (try? probe.run()) != nil else { return [] }
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else { return [] }
+        return ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                "mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon && exec \"$@\"", "avahi-private-run"]
+    }()
 
     /// Every resolved `type` service: (name, address, port), from `avahi-browse -rtp`, given at
     /// most 5 s (a service that never resolves would otherwise keep the browser, and the test, waiting).
