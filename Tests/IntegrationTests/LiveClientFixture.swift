@@ -106,7 +106,7 @@ class LiveClientTestCase: XCTestCase {
     /// A port nobody uses right now, for UDP and TCP alike.
     static func freePort() -> Int {
         for _ in 0..<20 {
-            let port = Int.random(in: 20_000...60_000)
+            let port = Loopback.candidatePort()
             let free = [SOCK_DGRAM, SOCK_STREAM].allSatisfy { type in
                 let fd = socket(AF_INET, Int32(type.rawValue), 0)
                 defer { close(fd) }

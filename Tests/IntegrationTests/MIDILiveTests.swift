@@ -71,6 +71,14 @@ final class MIDILiveTests: LiveClientTestCase {
     /// every beat, and around both hand-overs the clock's spacing stays between the two tempos'
     /// (less and more the flywheel's slew and a frame of rounding); back on the drums' beats.
     func testTheClockRunsOnWithoutABreakWhenTheDrumsStopAndComeBack() throws {
+        try judgeThroughXruns("clock hand-over", handOverTake)
+    }
+
+    /// One take of the hand-over: where the clock lands on the phrase grid and back on the drums
+    /// depends on the cycles the client lost (each moves its phase, which it then glides back: a
+    /// client stalled for about eleven cycles read gaps of 27,360 for 28,800 once), so a miss with
+    /// cycles lost is taken again.
+    private func handOverTake() throws -> (miss: String?, xruns: Int) {
         let server = try self.server
         let rec = try recorder(seconds: 0.1)
         let client = try startClient(["--midi-clock", "--set", "/ambient/drumEuclidBaseBPM=100"], recorder: rec)
@@ -120,14 +128,15 @@ final class MIDILiveTests: LiveClientTestCase {
         // the rest of the glide) at about 0.1 % a beat (29 frames here): a clean clone measured
         // 28,829 four times with no loss the recorder saw, so that much room.
         let room = 43
-        XCTAssertTrue(gridGaps.allSatisfy { abs($0 - 28_800) <= room }, "on the phrase grid: \(gridGaps) (\(lost.count) cycle(s) lost)")
+        if !gridGaps.allSatisfy({ abs($0 - 28_800) <= room }) { return ("on the phrase grid: \(gridGaps) (\(lost.count) cycle(s) lost)", lost.count) }
         // ...and back on the drums' beats (their annotated frames) for their last 4 seconds.
         let truth = try item.beats.filter { Int($0 * rate) < part.count }.map { try played(part.count + silence + Int($0 * rate)) }
             .filter { $0 > secondEnd - UInt32(4 * rate) && $0 < secondEnd }
         let late = truth.map { t in beats.map { abs(Double(Int($0) - Int(t))) }.min() ?? .infinity }
-        XCTAssertFalse(late.isEmpty)
-        XCTAssertLessThan(late.max()! / rate, 0.03, "back on the drums' beats: \(late)")
-        print(String(format: "MIDI clock back on the drums: beat notes within %.1f ms of the annotated beats", late.max()! / rate * 1000))
+        guard let latest = late.max() else { return ("no beat notes in the drums' last 4 seconds", lost.count) }
+        if latest / rate >= 0.03 { return ("back on the drums' beats: \(late)", lost.count) }
+        print(String(format: "MIDI clock back on the drums: beat notes within %.1f ms of the annotated beats", latest / rate * 1000))
+        return (nil, lost.count)
     }
 
     /// A device patched to midi_out after the Start (a drum machine connected late) gets Song

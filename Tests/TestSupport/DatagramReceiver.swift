@@ -24,7 +24,7 @@ public class DatagramReceiver<Frame: Sendable>: @unchecked Sendable {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         var chosen = 0
         for _ in 0..<50 {
-            let candidate = Int.random(in: 20_000...60_000)
+            let candidate = Loopback.candidatePort()
             if Loopback.bind(fd, port: candidate) { chosen = candidate; break }
         }
         guard chosen != 0 else { close(fd); throw POSIXError(.EADDRINUSE) }

@@ -6,6 +6,17 @@ public enum Loopback {
     @discardableResult
     public static func bind(_ fd: Int32, port: Int) -> Bool { call(port) { Glibc.bind(fd, $0, $1) } }
 
+    /// A random port for a test to bind or hand to a client, below the kernel's ephemeral range
+    /// (/proc/sys/net/ipv4/ip_local_port_range, 32768 up by default): a port a test frees for a
+    /// moment (a client restarted on it) is then never given to another process's socket as its
+    /// ephemeral port (a restarted client once found its OSC port taken beside the other shards).
+    public static func candidatePort() -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) } ?? []
+        let ephemeralLow = range.first ?? 32_768
+        return ephemeralLow > 12_000 ? Int.random(in: 10_000..<ephemeralLow) : Int.random(in: 20_000...60_000)
+    }
+
     /// Connect `fd` to 127.0.0.1:`port`; true on success.
     public static func connect(_ fd: Int32, port: Int) -> Bool { call(port) { Glibc.connect(fd, $0, $1) } }
 
