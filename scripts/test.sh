@@ -2,7 +2,8 @@
 # Runs the whole test suite from the built test bundle (`swift build --build-tests` first), in three
 # shards at once: the live tests (IntegrationTests: real JACK servers and the real client, mostly
 # waiting on audio time) in two selections beside everything else (computing on the CPU), so the
-# waiting overlaps the computing, and a third selection of live tests once the computing ends. Prints each test class's time (slowest first), then says how many tests
+# waiting overlaps the computing, and a third selection of live tests once the computing ends.
+# Prints each test class's time (slowest first), when each shard ended, then how many tests
 # skipped and why: on a clone without ../shared/fixtures beside it, the tests of peers' third-party
 # files skip (their licences keep them out of the repository). Exits with the suite's status, or 1
 # when a test skipped for anything else: what the set-up installs (JACK, aubio, chromium, cc) must
