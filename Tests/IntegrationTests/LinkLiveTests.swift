@@ -6,8 +6,8 @@ import XCTest
 /// Ableton Link against real peers (aalink) inside a network namespace of the test's own: entrain
 /// follows a session's tempo and phase, leads one from the beats it hears, and two instances
 /// agree. Phase is measured on the ports (midi_out's beat notes, the LED's flashes) at a 64-frame
-/// period (the lead test at 256), against the peer's grid read on the same monotonic clock, as medians over at least 16
-/// beats (the dummy server's xruns move single beats, not the median).
+/// period (the lead test at 256), against the peer's grid read on the same monotonic clock, as
+/// medians over at least 16 beats (the dummy server's xruns move single beats, not the median).
 final class LinkLiveTests: XCTestCase {
     static let period = 64
     /// The lead test's period: at 64 frames this VM's dummy server skipped 20–40 periods a second
