@@ -32,11 +32,8 @@ public enum BeatComparison {
             guard let truth = item.onsets.min(by: { abs($0 - t) < abs($1 - t) }), abs(truth - t) <= BeatMetrics.onsetWindow else { return nil }
             return (Double(onset.publishedFrame) / rate - truth) * 1000
         }.sorted()
-        return Row(item: item.name, category: item.category, onsets: onsetScore,
-                   beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }),
-                   medianDelayMs: delays.isEmpty ? nil : delays[delays.count / 2], cpuSeconds: cpu,
-                   lock: LockMetrics.measure(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }),
-                   levels: BeatMetrics.levelScore(reference: item.beats, estimated: beats.map { Double($0.frame) / rate }))
+        return row(item, onsets: onsetScore, beats: beats.map { Double($0.frame) / rate },
+                   medianDelayMs: delays.isEmpty ? nil : delays[delays.count / 2], cpuSeconds: cpu)
     }
 
     /// aubio with its defaults (aubioonset: hfc, 512/256; aubiotrack: specflux, 1024/512) on the
@@ -49,12 +46,18 @@ public enum BeatComparison {
     /// its onset score means nothing).
     public static func aubio(_ item: CorpusItem, file: URL) throws -> Row {
         let onsets = try AubioRunner.onsets(file: file), beats = try AubioRunner.beats(file: file)
-        return Row(item: item.name, category: item.category,
-                   onsets: BeatMetrics.evaluateOnsets(reference: item.onsets, estimated: onsets.times),
-                   beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats.times),
-                   medianDelayMs: nil, cpuSeconds: onsets.cpuSeconds + beats.cpuSeconds,
-                   lock: LockMetrics.measure(reference: item.beats, estimated: beats.times),
-                   levels: BeatMetrics.levelScore(reference: item.beats, estimated: beats.times))
+        return row(item, onsets: BeatMetrics.evaluateOnsets(reference: item.onsets, estimated: onsets.times),
+                   beats: beats.times, cpuSeconds: onsets.cpuSeconds + beats.cpuSeconds)
+    }
+
+    /// A tracker's beat times scored against the item's: F, continuity, lock and metrical levels.
+    static func row(_ item: CorpusItem, onsets: EventScore, beats: [Double], medianDelayMs: Double? = nil,
+                    cpuSeconds: Double) -> Row {
+        Row(item: item.name, category: item.category, onsets: onsets,
+            beats: BeatMetrics.evaluateBeats(reference: item.beats, estimated: beats),
+            medianDelayMs: medianDelayMs, cpuSeconds: cpuSeconds,
+            lock: LockMetrics.measure(reference: item.beats, estimated: beats),
+            levels: BeatMetrics.levelScore(reference: item.beats, estimated: beats))
     }
 
     /// A Markdown table: one line per item, ours then aubio's figures.
@@ -92,14 +95,14 @@ public enum BeatComparison {
     }
 
     /// The recordings' table: F at the annotated and the best metrical level, continuity, lock
-    /// and the longest gap, ours then aubio's.
-    public static func recordingTable(ours: [Row], aubio: [Row]?) -> String {
-        var lines = ["| piece | F ours / aubio | best-level F ours / aubio | CMLt ours / aubio | AMLt ours / aubio | lock (s) ours / aubio | longest gap (s) ours / aubio |",
-                     "|---|---|---|---|---|---|---|"]
+    /// and the longest gap, ours then the other tracker's (aubio's, or `name`'s).
+    public static func recordingTable(ours: [Row], other others: [Row]?, name: String = "aubio") -> String {
+        let columns = ["F", "best-level F", "CMLt", "AMLt", "lock (s)", "longest gap (s)"].map { "\($0) ours / \(name)" }
+        var lines = ["| piece | " + columns.joined(separator: " | ") + " |", "|---|---|---|---|---|---|---|"]
         func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "—" }
         func s(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "never" }
         for (i, row) in ours.enumerated() {
-            let other = aubio?[i]
+            let other = others?[i]
             lines.append("| \(row.item) | \(f(row.levels.annotated)) / \(f(other?.levels.annotated)) | "
                 + "\(f(row.levels.best)) / \(f(other?.levels.best)) | "
                 + "\(f(row.beats.continuity.cmlt)) / \(f(other?.beats.continuity.cmlt)) | \(f(row.beats.continuity.amlt)) / \(f(other?.beats.continuity.amlt)) | "
@@ -111,10 +114,10 @@ public enum BeatComparison {
             [mean(rows.map(\.levels.annotated)), mean(rows.map(\.levels.best)), mean(rows.map(\.beats.continuity.cmlt)),
              mean(rows.map(\.beats.continuity.amlt))]
         }
-        let m = means(ours), a = aubio.map(means)
+        let m = means(ours), a = others.map(means)
         lines.append("| **mean** | \(f(m[0])) / \(f(a?[0])) | \(f(m[1])) / \(f(a?[1])) | \(f(m[2])) / \(f(a?[2])) | \(f(m[3])) / \(f(a?[3])) | "
-            + "\(s(mean(ours.compactMap(\.lock.lockSeconds)))) / \(a == nil ? "—" : s(mean(aubio!.compactMap(\.lock.lockSeconds)))) | "
-            + "\(s(ours.map(\.lock.longestGapSeconds).max())) / \(a == nil ? "—" : s(aubio!.map(\.lock.longestGapSeconds).max())) |")
+            + "\(s(mean(ours.compactMap(\.lock.lockSeconds)))) / \(a == nil ? "—" : s(mean(others!.compactMap(\.lock.lockSeconds)))) | "
+            + "\(s(ours.map(\.lock.longestGapSeconds).max())) / \(a == nil ? "—" : s(others!.map(\.lock.longestGapSeconds).max())) |")
         return lines.joined(separator: "\n")
     }
 }

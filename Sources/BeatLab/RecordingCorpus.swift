@@ -27,18 +27,25 @@ public enum RecordingCorpus {
     /// One piece, mixed to mono, as a corpus item (no onset truth: `onsets` is empty).
     public static func item(named name: String, in directory: URL) throws -> CorpusItem {
         let wav = try WAVFile(contentsOf: directory.appendingPathComponent("\(name).wav"))
-        let text = try String(contentsOf: directory.appendingPathComponent("\(name).beats.txt"), encoding: .utf8)
+        let beats = try beats(contentsOf: directory.appendingPathComponent("\(name).beats.txt"))
+        return CorpusItem(name: name, category: .recording, sampleRate: wav.sampleRate,
+                          samples: BeatAnalysis.mono(wav.samples), onsets: [], beats: beats,
+                          summary: "recording \(name)")
+    }
+
+    /// A beat file: a time in seconds first on each line (anything after it ignored), blank
+    /// lines skipped. The truth's and another tracker's beats (`BeatComparison.other`) alike.
+    public static func beats(contentsOf file: URL) throws -> [Double] {
+        let text = try String(contentsOf: file, encoding: .utf8)
         var beats: [Double] = []
         for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() {
             let field = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
             guard let time = Double(field), time.isFinite else {
-                throw RecordingError.badBeatLine(file: "\(name).beats.txt", line: number + 1, text: String(line))
+                throw RecordingError.badBeatLine(file: file.lastPathComponent, line: number + 1, text: String(line))
             }
             beats.append(time)
         }
-        return CorpusItem(name: name, category: .recording, sampleRate: wav.sampleRate,
-                          samples: BeatAnalysis.mono(wav.samples), onsets: [], beats: beats,
-                          summary: "recording \(name)")
+        return beats
     }
 
     /// The WAV file of a piece (aubio reads it as it is).

@@ -14,7 +14,8 @@ struct BeatEval: ParsableCommand {
         discussion: """
         Onsets: F-measure at ±50 ms. Beats: F-measure at ±70 ms after the first 5 s (mir_eval conventions), \
         at the annotated and at the best metrical level (annotated, double, half), CMLt/AMLt at 17.5 %. \
-        --corpus DIR scores real recordings: NAME.wav beside NAME.beats.txt (scripts/build-real-corpus.sh makes them).
+        --corpus DIR scores real recordings: NAME.wav beside NAME.beats.txt (scripts/build-real-corpus.sh makes them); \
+        --other-beats scores another tracker's beats on them (scripts/compare-madmom.sh: madmom's online tracker).
         """)
 
     @Flag(help: "Also run aubioonset and aubiotrack (Debian aubio-tools) on the same files.")
@@ -27,6 +28,11 @@ struct BeatEval: ParsableCommand {
     var period = 64
     @Option(help: "Score the recordings in this folder (NAME.wav with NAME.beats.txt) instead of a built-in corpus.")
     var corpus: String?
+    @Option(help: ArgumentHelp("With --corpus: also score another tracker's beats, DIR/NAME.beats.txt (seconds, one a line), as aubio's are.",
+                               valueName: "dir"))
+    var otherBeats: String?
+    @Option(help: "The other tracker's name in the table.")
+    var otherName = "other"
     @Option(help: "Keep the built-in corpus here: NAME.wav with NAME.onsets.txt and NAME.beats.txt (default: a temporary folder, for aubio only).")
     var keep: String?
     @Option(name: .customLong("set"), help: ArgumentHelp("Set a beat parameter by its OSC address.", valueName: "address=value"))
@@ -36,6 +42,7 @@ struct BeatEval: ParsableCommand {
 
     func run() throws {
         let values = try EngineOptions.parse(assignments.flatMap { ["--set", $0] }).parameterValues()
+        if otherBeats != nil && corpus == nil { throw ValidationError("--other-beats scores recordings: give --corpus too") }
         if let corpus { return try scoreRecordings(in: URL(fileURLWithPath: corpus), values: values) }
         let names = items.map { $0.split(separator: ",").map(String.init) } ?? (songs ? SongCorpus.names : BeatCorpus.names)
         if songs && !SongRenderer.isAvailable { throw ValidationError("fluidsynth or the GM soundfont is missing (scripts/install-deps.sh installs them)") }
@@ -92,7 +99,13 @@ struct BeatEval: ParsableCommand {
         let names = items.map { $0.split(separator: ",").map(String.init) } ?? available
         if let missing = names.first(where: { !available.contains($0) }) { throw ValidationError("no recording '\(missing)' (WAV and .beats.txt) in \(directory.path)") }
         guard !names.isEmpty else { throw ValidationError("no recordings (NAME.wav with NAME.beats.txt) in \(directory.path); scripts/build-real-corpus.sh makes them") }
-        var ours: [BeatComparison.Row] = [], theirs: [BeatComparison.Row] = []
+        let otherDirectory = otherBeats.map { URL(fileURLWithPath: $0) }
+        if let otherDirectory, let missing = names.first(where: {
+            !FileManager.default.fileExists(atPath: BeatComparison.otherBeatsFile(named: $0, in: otherDirectory).path)
+        }) {
+            throw ValidationError("no \(missing).beats.txt in \(otherDirectory.path) (--other-beats)")
+        }
+        var ours: [BeatComparison.Row] = [], theirs: [BeatComparison.Row] = [], other: [BeatComparison.Row] = []
         let progress = Progress("scoring the recordings", quiet: quiet)
         defer { progress.finish() }
         for (index, name) in names.enumerated() {
@@ -100,25 +113,31 @@ struct BeatEval: ParsableCommand {
             let item = try RecordingCorpus.item(named: name, in: directory)
             ours.append(try BeatComparison.ours(item, values: values, period: period))
             if aubio { theirs.append(try BeatComparison.aubio(item, file: RecordingCorpus.file(named: name, in: directory))) }
+            if let otherDirectory { other.append(try BeatComparison.other(item, beatsIn: otherDirectory)) }
         }
         progress.finish()
-        print(BeatComparison.recordingTable(ours: ours, aubio: aubio ? theirs : nil))
-        print()
+        // aubio ran here and was timed; the other tracker ran elsewhere.
+        let comparisons: [(String, [BeatComparison.Row], Bool)] = (aubio ? [("aubio", theirs, true)] : [])
+            + (otherDirectory == nil ? [] : [(otherName, other, false)])
+        for (label, rows, _) in comparisons { print(BeatComparison.recordingTable(ours: ours, other: rows, name: label) + "\n") }
+        if comparisons.isEmpty { print(BeatComparison.recordingTable(ours: ours, other: nil) + "\n") }
         print(recordingSummary(ours, label: "ours"))
-        if aubio {
-            print(recordingSummary(theirs, label: "aubio"))
-            let ahead = zip(ours, theirs).filter { $0.levels.best > $1.levels.best }.count
-            print("ours ahead of aubio on best-level F: \(ahead) of \(ours.count) pieces")
+        for (label, rows, timed) in comparisons {
+            print(recordingSummary(rows, label: label, cpu: timed))
+            let ahead = zip(ours, rows).filter { $0.levels.best > $1.levels.best }.count
+            print("ours ahead of \(label) on best-level F: \(ahead) of \(ours.count) pieces")
         }
     }
 
-    func recordingSummary(_ rows: [BeatComparison.Row], label: String) -> String {
+    /// `cpu`: false for a tracker that ran elsewhere (its rows carry no CPU time).
+    func recordingSummary(_ rows: [BeatComparison.Row], label: String, cpu: Bool = true) -> String {
         func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
         let locks = rows.compactMap(\.lock.lockSeconds)
-        return String(format: "%@: best-level F %.3f mean (min %.3f), F %.3f, AMLt %.3f mean (min %.3f), CMLt %.3f, lock %.1f s mean (%d of %d locked, %d within 3 s), longest gap %.1f s, CPU %.2f s",
+        return String(format: "%@: best-level F %.3f mean (min %.3f), F %.3f, AMLt %.3f mean (min %.3f), CMLt %.3f, lock %.1f s mean (%d of %d locked, %d within 3 s), longest gap %.1f s",
                       label, mean(rows.map(\.levels.best)), rows.map(\.levels.best).min() ?? 0, mean(rows.map(\.levels.annotated)),
                       mean(rows.map(\.beats.continuity.amlt)), rows.map(\.beats.continuity.amlt).min() ?? 0,
                       mean(rows.map(\.beats.continuity.cmlt)), mean(locks), locks.count, rows.count, locks.filter { $0 <= 3 }.count,
-                      rows.map(\.lock.longestGapSeconds).max() ?? 0, rows.reduce(0) { $0 + $1.cpuSeconds })
+                      rows.map(\.lock.longestGapSeconds).max() ?? 0)
+            + (cpu ? String(format: ", CPU %.2f s", rows.reduce(0) { $0 + $1.cpuSeconds }) : "")
     }
 }

@@ -67,7 +67,10 @@ final class BeatLiveTests: LiveClientTestCase {
             guard entry.message.message.address == "/beat/bpm", case .float(let v) = entry.message.message.arguments.first else { return nil }
             return v
         }
-        XCTAssertEqual(Double(try XCTUnwrap(bpms.last)), 120, accuracy: 1.2)
+        // A cycle the player lost moves the beats heard after it, and the tempo read from them
+        // (113.3 for 120 once in a clean clone's take): a miss of the take.
+        let lastBPM = Double(try XCTUnwrap(bpms.last, "/beat/bpm is published"))
+        if abs(lastBPM - 120) > 1.2 { misses.append(String(format: "the tempo settled on %.2f BPM, not 120 ± 1.2", lastBPM)) }
         // The input level: the drums peak at -6 dBFS, so the loudest hop reads between -20 and -6 dBFS.
         let levels = received.compactMap { entry -> Float? in
             guard entry.message.message.address == "/beat/level", case .float(let v) = entry.message.message.arguments.first else { return nil }

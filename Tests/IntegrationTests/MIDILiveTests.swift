@@ -186,6 +186,13 @@ final class MIDILiveTests: LiveClientTestCase {
     /// Nothing on beat_in: the clock runs on the ambient engine's own beat (100 BPM here), its
     /// beats on the epoch-counted grid the drums play on.
     func testWithoutBeatsThePhraseGridRunsTheClock() throws {
+        try judgeThroughXruns("phrase-grid MIDI clock", phraseGridTake)
+    }
+
+    /// One take of the clock on the phrase grid: a cycle the client alone lost (the recorder
+    /// heard the quarter whole, the server counted an xrun) shifts the grid's beats after it
+    /// (27,360 frames for 28,800 once in a clean clone), so such a miss is taken again.
+    private func phraseGridTake() throws -> (miss: String?, xruns: Int) {
         let server = try self.server
         let rec = try recorder(seconds: 0.1)
         let client = try startClient(["--midi-clock", "--set", "/ambient/drumEuclidBaseBPM=100"], recorder: rec)
@@ -202,6 +209,7 @@ final class MIDILiveTests: LiveClientTestCase {
         stopClient(client)
         let events = midi.events
         let rate = Double(server.sampleRate)
+        let xruns = midi.xruns + midi.timeline.losses.count
         // The recorder connects a moment after the client starts: when the first grid beat came
         // before it, it hears where the clock is (Song Position, then Continue), as any late listener.
         let heard = events.filter { $0.bytes != [0xF8] && $0.bytes.first.map { $0 >= 0xF0 } == true }.map(\.bytes)
@@ -215,10 +223,11 @@ final class MIDILiveTests: LiveClientTestCase {
         XCTAssertGreaterThanOrEqual(beats.count, 6)
         let quarters = MIDIClockQuarters(beats: beats, clocks: clocks, timeline: midi.timeline)
         let gaps = quarters.whole.map { Int($0.to) - Int($0.from) }
-        XCTAssertTrue(gaps.allSatisfy { abs($0 - 28_800) <= 2 }, "a beat every 0.6 s: \(gaps)")
+        if !gaps.allSatisfy({ abs($0 - 28_800) <= 2 }) { return ("a beat every 0.6 s: \(gaps)", xruns) }
         quarters.assertTwentyFour()
         let perSecond = quarters.clocksPerSecond(sampleRate: rate)
-        XCTAssertEqual(perSecond, 40, accuracy: 0.1, "clocks per second at 100 BPM")
         print(String(format: "phrase-grid MIDI clock: %.2f clocks/s at 100 BPM", perSecond))
+        if abs(perSecond - 40) > 0.1 { return (String(format: "%.3f clocks per second at 100 BPM, not 40 ± 0.1", perSecond), xruns) }
+        return (nil, xruns)
     }
 }
