@@ -179,6 +179,15 @@ public final class JackRecorder {
         }
     }
 
+    /// `record()`, with what could have spoiled the take: the xruns the server reported while it
+    /// recorded (a cycle the client under test alone missed shows there, not in the take) and the
+    /// cycles the take itself lost. What a take judged through xruns weighs its miss against.
+    public func recordCountingXruns(timeout: TimeInterval = 30) throws -> (take: [[Float]], xruns: Int) {
+        let before = xruns
+        let take = try record(timeout: timeout)
+        return (take, xruns - before + timeline.losses.count)
+    }
+
     /// Ask the server to freewheel (run the graph as fast as it can, as for an export) or stop.
     public func freewheel(_ on: Bool) -> Bool { jack_set_freewheel(client, on ? 1 : 0) == 0 }
 
