@@ -117,15 +117,15 @@ struct BeatEval: ParsableCommand {
         }
         progress.finish()
         // aubio ran here and was timed; the other tracker ran elsewhere.
-        let comparisons: [(String, [BeatComparison.Row], Bool)] = (aubio ? [("aubio", theirs, true)] : [])
-            + (otherDirectory == nil ? [] : [(otherName, other, false)])
-        for (label, rows, _) in comparisons { print(BeatComparison.recordingTable(ours: ours, other: rows, name: label) + "\n") }
+        let comparisons = (aubio ? [(label: "aubio", rows: theirs, timed: true)] : [])
+            + (otherDirectory == nil ? [] : [(label: otherName, rows: other, timed: false)])
+        for c in comparisons { print(BeatComparison.recordingTable(ours: ours, other: c.rows, name: c.label) + "\n") }
         if comparisons.isEmpty { print(BeatComparison.recordingTable(ours: ours, other: nil) + "\n") }
         print(recordingSummary(ours, label: "ours"))
-        for (label, rows, timed) in comparisons {
-            print(recordingSummary(rows, label: label, cpu: timed))
-            let ahead = zip(ours, rows).filter { $0.levels.best > $1.levels.best }.count
-            print("ours ahead of \(label) on best-level F: \(ahead) of \(ours.count) pieces")
+        for c in comparisons {
+            print(recordingSummary(c.rows, label: c.label, cpu: c.timed))
+            let ahead = zip(ours, c.rows).filter { $0.levels.best > $1.levels.best }.count
+            print("ours ahead of \(c.label) on best-level F: \(ahead) of \(ours.count) pieces")
         }
     }
 
