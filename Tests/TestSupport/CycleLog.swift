@@ -153,6 +153,13 @@ public struct CycleTimeline: Sendable {
         cycle(holding: position).map { $0.frame + position - $0.position }
     }
 
+    /// The client's count at JACK frame `frame`: where its data stood then (the end of the last
+    /// cycle before it when the frame fell in a loss), nil before its first cycle.
+    public func position(atJackFrame frame: Int) -> Int? {
+        guard let c = cycles.last(where: { $0.frame <= frame }) else { return nil }
+        return c.position + min(c.length, frame - c.frame)
+    }
+
     /// JACK's time (µs) of JACK frame `frame` by the clock read in the cycle nearest it, at the
     /// nominal `sampleRate`, as the client under test stamps its events: the filtered clock of a
     /// cycle seconds away (`jack_frames_to_time` after the run) drifts from it by milliseconds

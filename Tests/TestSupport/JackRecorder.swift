@@ -24,6 +24,8 @@ public final class JackRecorder {
         /// The largest |sample| seen by those repeated reads (Float bits).
         let scannedPeak = Atomic<UInt32>(0)
         let xruns = Atomic<Int>(0)
+        /// JACK's frame when each of the first 256 xruns was reported: where a take stops being whole.
+        var xrunFrames = InlineArray<256, UInt32>(repeating: 0)
         /// Each recorded cycle's JACK frame and transport frame: where the take lacks frames.
         let log = CycleLog(capacity: 1 << 16)
         /// The peak of the first input's latest cycle (Float bits), recording or not.
@@ -53,7 +55,11 @@ public final class JackRecorder {
         state.pointee.lateEvery = lateEvery
         state.pointee.lateMicroseconds = UInt32(lateSeconds * 1e6)
         jack_set_xrun_callback(client, { arg in
-            arg!.assumingMemoryBound(to: State.self).pointee.xruns.add(1, ordering: .relaxed)
+            // The notification thread, not the process thread: it alone writes these.
+            let s = arg!.assumingMemoryBound(to: State.self)
+            let n = s.pointee.xruns.load(ordering: .relaxed)
+            if n < 256, let client = s.pointee.client { s.pointee.xrunFrames[n] = jack_frame_time(client) }
+            s.pointee.xruns.store(n + 1, ordering: .releasing)
             return 0
         }, UnsafeMutableRawPointer(state))
         for c in 0..<channels {
@@ -129,6 +135,13 @@ public final class JackRecorder {
 
     /// Xruns the server reported to this client so far.
     public var xruns: Int { state.pointee.xruns.load(ordering: .relaxed) }
+
+    /// JACK's frame at each xrun reported so far (the first 256), read when the report came:
+    /// at or after the cycle the xrun spoiled. Compare with `timeline`'s frames.
+    public var xrunJackFrames: [Int] {
+        let n = min(256, state.pointee.xruns.load(ordering: .acquiring))
+        return (0..<n).map { Int(state.pointee.xrunFrames[$0]) }
+    }
 
     /// Wait until a port exists (e.g. "entrain:entrainment_L").
     public func waitForPort(_ fullName: String, timeout: TimeInterval = 10) throws {
