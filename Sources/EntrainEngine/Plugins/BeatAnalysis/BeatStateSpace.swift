@@ -32,6 +32,11 @@ struct BeatStateSpace {
     /// Per tempo, 1 / its transitions' total into tempi in range: a beat at the range's edge
     /// keeps its mass instead of leaking it into tempi that do not exist.
     private let stayInRange: UnsafeMutablePointer<Double>
+    /// Tempi outside the range whose mass has all left (in both buffers): `step` passes them by.
+    /// With the default range (60–200 BPM of 40–300) that is half the states, the slowest ones.
+    private let resting: UnsafeMutablePointer<Bool>
+    /// The tempi that may hold mass lie in `lowestLive..<highestLive` (outflow is 0 outside).
+    private var lowestLive = 0, highestLive = 0
     private var p: UnsafeMutablePointer<Double>
     private var q: UnsafeMutablePointer<Double>
     static var observationLambda: Double { 16 }
@@ -95,6 +100,9 @@ struct BeatStateSpace {
         outflow.initialize(repeating: 0, count: tempoCount)
         stayInRange = .allocate(capacity: tempoCount)
         stayInRange.initialize(repeating: 1, count: tempoCount)
+        resting = .allocate(capacity: tempoCount)
+        resting.initialize(repeating: false, count: tempoCount)
+        highestLive = tempoCount
         p = .allocate(capacity: stateCount)
         q = .allocate(capacity: stateCount)
         p.initialize(repeating: 0, count: stateCount)
@@ -111,6 +119,7 @@ struct BeatStateSpace {
         entry.deallocate()
         outflow.deallocate()
         stayInRange.deallocate()
+        resting.deallocate()
         p.deallocate()
         q.deallocate()
     }
@@ -135,6 +144,14 @@ struct BeatStateSpace {
             for k in 0..<tempoCount where entry[k] > 0 { inRange += transition[i * tempoCount + k] }
             stayInRange[i] = inRange > 0 ? 1 / inRange : 0
         }
+        for k in 0..<tempoCount where entry[k] > 0 { resting[k] = false }  // a tempo out of range rests once empty
+        findLiveTempi()
+    }
+
+    /// The span of tempi that may hold mass.
+    private mutating func findLiveTempi() {
+        lowestLive = (0..<tempoCount).first { !resting[$0] } ?? 0
+        highestLive = ((0..<tempoCount).last { !resting[$0] } ?? -1) + 1
     }
 
     /// Every tempo in the range equally likely (each of its positions alike).
@@ -143,9 +160,12 @@ struct BeatStateSpace {
         for k in 0..<tempoCount {
             let share = entry[k] > 0 ? 1 / Double(intervals[k]) : 0
             (p + firsts[k]).update(repeating: share, count: intervals[k])
+            (q + firsts[k]).update(repeating: 0, count: intervals[k])
+            resting[k] = entry[k] == 0
             total += share * Double(intervals[k])
         }
         if total > 0 { for s in 0..<stateCount { p[s] /= total } }
+        findLiveTempi()
     }
 
     /// One frame with activation `a` (0 < a < 1).
@@ -155,11 +175,14 @@ struct BeatStateSpace {
         var total = 0.0
         // The most likely tempo: the one with the most mass (before the scaling, one factor for all).
         var bestMass = -1.0, likeliest = tempo
-        for k in 0..<tempoCount {
+        var restingChanged = false
+        // A resting tempo's states are 0 in both buffers and stay so: what they would add is 0.
+        for k in 0..<tempoCount where !resting[k] {
             let from = p + firsts[k], to = q + firsts[k], n = intervals[k]
             var entering = 0.0
             if entry[k] > 0 {
-                entering = Self.dot(outflow, transitionInto + k * tempoCount, count: tempoCount) * entry[k]
+                entering = Self.dot(outflow, transitionInto + k * tempoCount, count: tempoCount,
+                                    nonZero: lowestLive..<highestLive) * entry[k]
             }
             // The beat's first frame must sound; the rest of its window may (an attack spread
             // over frames, a little early or late) but is not held against the beat when it
@@ -178,11 +201,20 @@ struct BeatStateSpace {
             let mass = Self.sum(to, count: n)
             total += mass
             if mass > bestMass { bestMass = mass; likeliest = k }
+            if mass == 0 && entry[k] == 0 {  // out of range and emptied: clear the other buffer and rest
+                from.update(repeating: 0, count: n)
+                resting[k] = true
+                restingChanged = true
+            }
         }
         swap(&p, &q)
         guard total > 0, total.isFinite else { reset(); return }
+        if restingChanged { findLiveTempi() }
         let scale = 1 / total
-        for s in 0..<stateCount { p[s] *= scale }
+        for k in lowestLive..<highestLive where !resting[k] {
+            let run = p + firsts[k]
+            for j in 0..<intervals[k] { run[j] *= scale }
+        }
         tempo = likeliest
         let states = p + firsts[tempo]
         var best = -1.0
@@ -206,16 +238,18 @@ struct BeatStateSpace {
         return (s0 + s1) + (s2 + s3)
     }
 
-    /// Σ x[i]·y[i] in four running sums, as `sum`.
+    /// Σ x[i]·y[i] in four running sums, as `sum`; x is 0 outside `nonZero`, and those terms are
+    /// left out without moving a term to another of the four sums (adding 0 changes none).
     @inline(__always)
-    static func dot(_ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, count: Int) -> Double {
+    static func dot(_ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, count: Int, nonZero: Range<Int>) -> Double {
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
-        var j = 0
-        while j + 4 <= count {
+        var j = nonZero.lowerBound & ~3
+        let end = min(count, (nonZero.upperBound + 3) & ~3)
+        while j + 4 <= end {
             s0 += x[j] * y[j]; s1 += x[j + 1] * y[j + 1]; s2 += x[j + 2] * y[j + 2]; s3 += x[j + 3] * y[j + 3]
             j += 4
         }
-        while j < count { s0 += x[j] * y[j]; j += 1 }
+        while j < min(end, count) { s0 += x[j] * y[j]; j += 1 }
         return (s0 + s1) + (s2 + s3)
     }
 }
