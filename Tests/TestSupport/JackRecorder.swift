@@ -143,6 +143,21 @@ public final class JackRecorder {
         return (0..<n).map { Int(state.pointee.xrunFrames[$0]) }
     }
 
+    /// The stretches of the last take that no xrun touched, as positions in it: between the xruns
+    /// reported while it was recorded and the cycles it lost. A report follows the cycle it
+    /// spoiled (a client under test that missed a cycle leaves stale or no samples there, which
+    /// the take's own cycle log cannot show): each stretch ends two periods before a report and
+    /// starts a period after it.
+    public var untouchedStretches: [Range<Int>] {
+        let timeline = self.timeline
+        guard let first = timeline.cycles.first else { return [] }
+        let period = first.length, count = framesRecorded
+        let marks = (xrunJackFrames.filter { $0 >= first.frame }.compactMap { timeline.position(atJackFrame: $0) }
+            + timeline.losses.map(\.position)).sorted()
+        return zip([0] + marks.map { $0 + period }, marks.map { $0 - 2 * period } + [count])
+            .filter { $0.0 < $0.1 }.map { $0.0..<$0.1 }
+    }
+
     /// Wait until a port exists (e.g. "entrain:entrainment_L").
     public func waitForPort(_ fullName: String, timeout: TimeInterval = 10) throws {
         try waitFor("port \(fullName)", timeout: timeout, interval: 0.01) { jack_port_by_name(client, fullName) != nil }

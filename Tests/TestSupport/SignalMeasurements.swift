@@ -68,16 +68,12 @@ public enum Measure {
         return largest
     }
 
-    /// `largestJump` over a live take from `start`, leaving out the steps across the places the
-    /// take lacks frames (`breaks`: positions where a cycle was lost, from `CycleTimeline.losses`):
-    /// the samples on either side of one are not neighbours in time.
-    public static func largestJump(_ x: [Float], from start: Int, breaks: [Int]) -> Float {
-        var largest: Float = 0, from = start
-        for end in (breaks.filter { $0 > start && $0 < x.count } + [x.count]).sorted() {
-            if end - from > 1 { largest = max(largest, largestJump(x[from..<end])) }
-            from = max(from, end)
+    /// `largestJump` inside each of `stretches` (a live take's `untouchedStretches`) from `start`.
+    public static func largestJump(_ x: [Float], from start: Int, within stretches: [Range<Int>]) -> Float {
+        stretches.reduce(0) { largest, stretch in
+            let from = max(stretch.lowerBound, start), to = min(stretch.upperBound, x.count)
+            return to - from > 1 ? max(largest, largestJump(x[from..<to])) : largest
         }
-        return largest
     }
 
     /// How far a take from `start` departs from one steady sine of `frequency`: each sample
