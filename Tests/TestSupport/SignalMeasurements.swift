@@ -22,27 +22,34 @@ public enum Measure {
     }
 
     /// Where a live take (every channel) stops being equal, sample for sample, to the render it
-    /// should match, over `count` frames from `start`; nil when it is equal throughout. The take is
-    /// found in the render by its first samples. Across a cycle an xrun cost the take (`losses`),
-    /// the render skips the frames the take lacks (the client played them) or none (the client lost
-    /// the cycle too): whichever the samples after it match.
-    public static func firstDifference(live take: [[Float]], losses: [(position: Int, frames: Int)], from start: Int, count: Int,
-                                       render: [[Float]]) -> String? {
+    /// should match, over `count` frames from `start`; nil when it is equal throughout. It is
+    /// compared stretch by stretch (`stretches`: a live take's `untouchedStretches`, the places an
+    /// xrun touched left out): the first stretch is found in the render by its first samples, each
+    /// later one within `slack` frames of where the one before left off (a cycle the client missed
+    /// holds the render back by a period, one the take lost moves it on), the nearest place first.
+    public static func firstDifference(live take: [[Float]], stretches: [Range<Int>], from start: Int, count: Int,
+                                       render: [[Float]], slack: Int) -> String? {
         let end = min(start + count, take[0].count)
-        guard end - start > 3, var offset = (0..<max(0, render[0].count - (end - start))).first(where: { o in
-            (0..<3).allSatisfy { render[0][o + $0] == take[0][start + $0] }
-        }) else { return "the live take does not occur in the render" }
-        var from = start
-        for (stop, lost) in losses.filter({ $0.position > start && $0.position < end }).map({ ($0.position, $0.frames) }) + [(end, 0)] {
-            guard offset + stop - start <= render[0].count else { return "the live take runs past the render" }
-            for channel in take.indices {
-                let live = Array(take[channel][from..<stop]), rendered = Array(render[channel][(offset + from - start)..<(offset + stop - start)])
-                if let i = firstDifference(live, rendered) { return "channel \(channel + 1) differs \(from - start + i) frames in" }
+        let pieces = stretches.map { max($0.lowerBound, start)..<min($0.upperBound, end) }.filter { $0.count >= 8 }
+        guard let first = pieces.first else { return "no stretch of the take clear of xruns" }
+        func matches(_ piece: Range<Int>, at offset: Int, frames: Int) -> Bool {
+            let from = piece.lowerBound + offset
+            guard from >= 0, from + frames <= render[0].count else { return false }
+            return take.indices.allSatisfy { c in (0..<frames).allSatisfy { render[c][from + $0] == take[c][piece.lowerBound + $0] } }
+        }
+        guard var offset = (0..<max(0, render[0].count - first.count)).first(where: { matches(first, at: $0 - first.lowerBound, frames: 3) })
+            .map({ $0 - first.lowerBound }) else { return "the live take does not occur in the render" }
+        let nearestFirst = [0] + (1...max(1, slack)).flatMap { [-$0, $0] }
+        for piece in pieces {
+            guard let moved = nearestFirst.first(where: { matches(piece, at: offset + $0, frames: 8) }) else {
+                return "the take \(piece.lowerBound - start) frames in does not continue the render within \(slack) frames"
             }
-            guard stop < end else { break }
-            let skipped = offset + lost + stop - start
-            if skipped + 3 <= render[0].count, (0..<3).allSatisfy({ render[0][skipped + $0] == take[0][stop + $0] }) { offset += lost }
-            from = stop
+            offset += moved
+            guard piece.upperBound + offset <= render[0].count else { return "the live take runs past the render" }
+            for channel in take.indices {
+                let live = Array(take[channel][piece]), rendered = Array(render[channel][(piece.lowerBound + offset)..<(piece.upperBound + offset)])
+                if let i = firstDifference(live, rendered) { return "channel \(channel + 1) differs \(piece.lowerBound - start + i) frames in" }
+            }
         }
         return nil
     }
