@@ -150,11 +150,7 @@ public final class JackClient: @unchecked Sendable {
     /// so the wall-clock offset is read now, next to jack_get_time.
     public func engineFrame(atUnixTime unixTime: Double) -> Int64? {
         guard let anchor = context.pointee.anchor() else { return nil }
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        let jackNow = Double(jack_get_time())
-        let wallNow = Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
-        let jackMicros = unixTime * 1e6 - (wallNow - jackNow)
+        let jackMicros = unixTime * 1e6 - Self.wallMinusJackMicros()
         let offset = (jackMicros - Double(anchor.micros)) * sampleRate / 1e6
         return anchor.frame + Int64(offset.rounded())
     }
@@ -164,12 +160,25 @@ public final class JackClient: @unchecked Sendable {
     /// us add). Unix seconds; nil before the first cycle.
     public func unixTime(ofInputFrame frame: Int64) -> Double? {
         guard let anchor = context.pointee.anchor() else { return nil }
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        let jackNow = Double(jack_get_time())
-        let wallNow = Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
         let frames = Double(frame - anchor.frame - Int64(captureLatency))
-        return (Double(anchor.micros) + frames * 1e6 / sampleRate + (wallNow - jackNow)) / 1e6
+        return (Double(anchor.micros) + frames * 1e6 / sampleRate + Self.wallMinusJackMicros()) / 1e6
+    }
+
+    /// CLOCK_REALTIME less JACK's clock, in µs: the wall clock read between two reads of JACK's,
+    /// the tightest pair of a few (a thread preempted between two reads, as happens on a busy
+    /// machine, would put its pause into every time tag it maps).
+    static func wallMinusJackMicros() -> Double {
+        var best = (gap: Double.infinity, offset: 0.0)
+        for _ in 0..<4 {
+            var ts = timespec()
+            let before = Double(jack_get_time())
+            clock_gettime(CLOCK_REALTIME, &ts)
+            let after = Double(jack_get_time())
+            let wall = Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
+            if after - before < best.gap { best = (after - before, wall - (before + after) / 2) }
+            if best.gap <= 20 { break }
+        }
+        return best.offset
     }
 
     /// JACK transport's musical position while it rolls and a timebase master gives bars and

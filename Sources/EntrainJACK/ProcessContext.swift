@@ -53,6 +53,8 @@ struct ProcessContext: ~Copyable {
     /// Where the current cycle starts: engine frame (bits) and JACK time (µs), published each
     /// cycle by the process thread.
     let anchorPair = SeqLockedPair()
+    /// The frame-to-time line the anchor is read from (the process thread's alone).
+    var cycleClock = CycleClock()
     /// Light for senders on other threads (DMX): while `tapping`, light and haptic CV ports
     /// nobody is connected to render into `tapScratch` (registered or not), and each period's
     /// last values go into `tap`.
@@ -188,7 +190,7 @@ struct ProcessContext: ~Copyable {
             }
         }
         if let engine {
-            publishAnchor(engineFrame: engine.pointee.frame)
+            publishAnchor(engineFrame: engine.pointee.frame, frames: frames)
             engine.pointee.freewheeling = freewheeling.load(ordering: .relaxed)
             let audio = playbackLatency.load(ordering: .relaxed)
             engine.pointee.avLatencyFrames = audio - lightLatency.load(ordering: .relaxed)
@@ -342,12 +344,15 @@ struct ProcessContext: ~Copyable {
         _ = tap.pointee.push(LightTapFrame(frame: frame, values: values))
     }
 
-    /// jack_get_cycle_times is real-time safe and gives the filtered start time of this cycle.
-    private func publishAnchor(engineFrame: Int64) {
+    /// jack_get_cycle_times is real-time safe and gives the filtered start time of this cycle;
+    /// the anchor is that on a steadier line (`CycleClock`).
+    private mutating func publishAnchor(engineFrame: Int64, frames cycleFrames: jack_nframes_t) {
         guard let client else { return }
         var frames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
         var period: Float = 0
         guard jack_get_cycle_times(client, &frames, &current, &next, &period) == 0 else { return }
-        anchorPair.write(UInt64(bitPattern: engineFrame), current)
+        let micros = cycleClock.cycle(engineFrame: engineFrame, cycleMicros: current,
+                                      sampleRate: Double(sampleRate.load(ordering: .relaxed)), periodFrames: Int(cycleFrames))
+        anchorPair.write(UInt64(bitPattern: engineFrame), micros)
     }
 }
