@@ -8,8 +8,8 @@
 /// while time ran on; or a new server), and the line starts again there. Arithmetic only: safe
 /// on the process thread.
 public struct CycleClock: Sendable {
-    public private(set) var frame: Int64 = 0
-    public private(set) var micros: Double = 0
+    private var frame: Int64 = 0
+    private var micros: Double = 0
     private var started = false
     static let pull = 0.05
 

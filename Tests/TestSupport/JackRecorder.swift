@@ -158,6 +158,14 @@ public final class JackRecorder {
             .filter { $0.0 < $0.1 }.map { $0.0..<$0.1 }
     }
 
+    /// Where the last take (`take`, every channel) stops being equal to `render` over `count` frames
+    /// from `start`, compared in its `untouchedStretches` (each found again within four periods of
+    /// where the last left off); nil when equal throughout. See `Measure.firstDifference`.
+    public func firstDifference(_ take: [[Float]], from start: Int, count: Int, render: [[Float]]) -> String? {
+        Measure.firstDifference(live: take, stretches: untouchedStretches, from: start, count: count, render: render,
+                                slack: 4 * (timeline.cycles.first?.length ?? 1024))
+    }
+
     /// Wait until a port exists (e.g. "entrain:entrainment_L").
     public func waitForPort(_ fullName: String, timeout: TimeInterval = 10) throws {
         try waitFor("port \(fullName)", timeout: timeout, interval: 0.01) { jack_port_by_name(client, fullName) != nil }
